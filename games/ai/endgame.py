@@ -1,0 +1,317 @@
+"""Exact endgame solver for two players (any board shape, normal or anti).
+
+Negamax alpha-beta with principal-variation (null-window) search on bitboards:
+
+* ``n > SHALLOW`` empties: full move generation, fastest-first ordering (the
+  move that leaves the opponent the fewest replies first, corners favoured,
+  the transposition-table move before all), transposition table, PVS.
+* ``n <= SHALLOW``: no move generation; the empty squares are tried directly,
+  those in regions with an odd number of empties first (parity), with a
+  hand-unrolled last-empty case that only counts flips.
+
+Scores are the final disc difference for the side to move, empties going to
+the winner (the usual Othello convention and the ``ffo.txt`` convention).  In
+``anti`` the disc difference is the opponent's minus the mover's, stones as
+they stand (empties are not added, RULES.md §4), so fewer stones is better.
+
+A deadline (``time.monotonic()`` value) makes the solver raise ``Timeout``
+between nodes; callers fall back to the heuristic search.
+"""
+
+from __future__ import annotations
+
+import time
+
+from .bitboard import Geometry
+
+INF = 10_000
+SHALLOW = 6
+ORDER_MIN = 8  # below this many empties, sort moves by a cheap static key only
+
+
+class Timeout(Exception):
+    """Raised inside a search when its deadline has passed."""
+
+
+def final_score(P: int, O: int, empties: int, anti: bool = False) -> int:
+    """Final disc difference for the side owning ``P`` (RULES.md §4)."""
+    d = P.bit_count() - O.bit_count()
+    if anti:
+        return -d
+    if d > 0:
+        return d + empties
+    if d < 0:
+        return d - empties
+    return 0
+
+
+class EndgameSolver:
+    """Exact solver; one instance may be reused (its table is kept)."""
+
+    def __init__(self, geo: Geometry, *, anti: bool = False, deadline: float | None = None):
+        self.geo = geo
+        self.anti = anti
+        self.deadline = deadline
+        self.nodes = 0
+        self.tt: dict = {}
+        self._build()
+
+    # ------------------------------------------------------------------ API
+    def solve(self, P: int, O: int, alpha: int = -INF, beta: int = INF) -> tuple[int, int | None]:
+        """Exact value of the position for the mover and a best move (index).
+
+        ``None`` as move means the mover must pass (or the game is over).
+        """
+        return self._root(P, O, alpha, beta)
+
+    def solve_moves(self, P: int, O: int) -> list[tuple[int, int]]:
+        """Exact value of every legal move, best first (slower than ``solve``)."""
+        geo = self.geo
+        out = []
+        mv = geo.moves(P, O)
+        n = (geo.playable & ~(P | O)).bit_count()
+        while mv:
+            b = mv & -mv
+            mv ^= b
+            sq = b.bit_length() - 1
+            f = geo.flips(sq, P, O)
+            v = -self._search(O ^ f, P | f | b, -INF, INF, n - 1, False)
+            out.append((sq, v))
+        out.sort(key=lambda t: -t[1])
+        return out
+
+    # -------------------------------------------------------------- compiled
+    def _build(self) -> None:
+        geo = self.geo
+        moves = geo.moves
+        flips_fn = geo.flips
+        rays_pos = geo.rays_pos
+        rays_neg = geo.rays_neg
+        NB = geo.neighbours
+        corners = geo.corners
+        x_squares = geo.x_squares
+        region_of = geo.region_of
+        regions = geo.regions
+        playable = geo.playable
+        anti = self.anti
+        tt = self.tt
+        solver = self
+        monotonic = time.monotonic
+
+        # static priority used in shallow ordering (corners first, X last)
+        prio = [1] * geo.size
+        for i in geo.squares:
+            if corners >> i & 1:
+                prio[i] = 0
+            elif x_squares >> i & 1:
+                prio[i] = 3
+            elif geo.c_squares >> i & 1:
+                prio[i] = 2
+
+        def flips(sq, P, O):
+            # inlined copy of Geometry.flips (saves an attribute lookup + call)
+            f = 0
+            nO = ~O
+            for mask in rays_pos[sq]:
+                x = mask & nO
+                b = x & -x
+                if b & P:
+                    f |= (b - 1) & mask
+            for mask in rays_neg[sq]:
+                x = mask & nO
+                if x:
+                    b = 1 << (x.bit_length() - 1)
+                    if b & P:
+                        f |= mask & -(b << 1)
+            return f
+
+        def count_flips_last(sq, P, O):
+            return flips(sq, P, O).bit_count()
+
+        def final(P, O, n):
+            d = P.bit_count() - O.bit_count()
+            if anti:
+                return -d
+            if d > 0:
+                return d + n
+            if d < 0:
+                return d - n
+            return 0
+
+        def last1(P, O, sq, alpha):
+            # one empty square; P to move.  Value for P.
+            stones = (P | O).bit_count()
+            d = 2 * P.bit_count() - stones
+            if not NB[sq] & O:
+                f = 0
+            else:
+                f = flips(sq, P, O)
+            if f:
+                d += 2 * f.bit_count() + 1
+                return -d if anti else d
+            f = flips(sq, O, P) if NB[sq] & P else 0
+            if f:
+                d -= 2 * f.bit_count() + 1
+                return -d if anti else d
+            if anti:
+                return -d
+            if d > 0:
+                return d + 1
+            if d < 0:
+                return d - 1
+            return 0
+
+        def shallow(P, O, alpha, beta, empties, passed):
+            # empties: tuple of square indices, parity/priority ordered
+            n = len(empties)
+            if n == 1:
+                return last1(P, O, empties[0], alpha)
+            solver.nodes += 1
+            best = -INF
+            i = 0
+            for sq in empties:
+                if NB[sq] & O:
+                    f = flips(sq, P, O)
+                    if f:
+                        b = 1 << sq
+                        rest = empties[:i] + empties[i + 1:]
+                        v = -shallow(O ^ f, P | f | b, -beta, -alpha, rest, False)
+                        if v > best:
+                            best = v
+                            if v > alpha:
+                                alpha = v
+                                if v >= beta:
+                                    return v
+                i += 1
+            if best == -INF:
+                if passed:
+                    return final(P, O, n)
+                return -shallow(O, P, -beta, -alpha, empties, True)
+            return best
+
+        def order_empties(E):
+            # odd regions first, then static priority
+            sqs = []
+            while E:
+                b = E & -E
+                E ^= b
+                sqs.append(b.bit_length() - 1)
+            odd = 0
+            for s in sqs:
+                odd ^= 1 << region_of[s]
+            sqs.sort(key=lambda s: (0 if odd >> region_of[s] & 1 else 4) + prio[s])
+            return tuple(sqs)
+
+        def search(P, O, alpha, beta, n, passed):
+            if n <= SHALLOW:
+                return shallow(P, O, alpha, beta, order_empties(playable & ~(P | O)), passed)
+            solver.nodes += 1
+            if not solver.nodes & 1023 and solver.deadline is not None and monotonic() > solver.deadline:
+                raise Timeout
+            key = (P, O)
+            entry = tt.get(key)
+            tt_move = -1
+            if entry is not None:
+                lo, hi, tt_move = entry
+                if lo >= beta:
+                    return lo
+                if hi <= alpha:
+                    return hi
+                if lo > alpha:
+                    alpha = lo
+                if hi < beta:
+                    beta = hi
+                if alpha >= beta:
+                    return alpha
+            mv = moves(P, O)
+            if not mv:
+                if passed or not moves(O, P):
+                    return final(P, O, n)
+                return -search(O, P, -beta, -alpha, n, True)
+            alpha0 = alpha
+            # order moves: fastest first
+            cand = []
+            while mv:
+                b = mv & -mv
+                mv ^= b
+                sq = b.bit_length() - 1
+                f = flips(sq, P, O)
+                nP = P | f | b
+                nO = O ^ f
+                if sq == tt_move:
+                    key_ = -1000
+                else:
+                    om = moves(nO, nP)
+                    key_ = om.bit_count() * 16 + (om & corners).bit_count() * 32 - (b & corners and 24 or 0) + (x_squares >> sq & 1) * 8
+                cand.append((key_, sq, nP, nO))
+            cand.sort()
+            best = -INF
+            best_sq = -1
+            first = True
+            for _, sq, nP, nO in cand:
+                if first:
+                    v = -search(nO, nP, -beta, -alpha, n - 1, False)
+                    first = False
+                else:
+                    v = -search(nO, nP, -alpha - 1, -alpha, n - 1, False)
+                    if alpha < v < beta:
+                        v = -search(nO, nP, -beta, -v, n - 1, False)
+                if v > best:
+                    best = v
+                    best_sq = sq
+                    if v > alpha:
+                        alpha = v
+                        if v >= beta:
+                            break
+            if best <= alpha0:
+                tt[key] = (entry[0] if entry else -INF, best, best_sq)
+            elif best >= beta:
+                tt[key] = (best, entry[1] if entry else INF, best_sq)
+            else:
+                tt[key] = (best, best, best_sq)
+            return best
+
+        def root(P, O, alpha, beta):
+            n = (playable & ~(P | O)).bit_count()
+            mv = moves(P, O)
+            if not mv:
+                if not moves(O, P):
+                    return final(P, O, n), None
+                return -search(O, P, -beta, -alpha, n, True), None
+            # root: ordered like an inner node, but remember the best move
+            cand = []
+            entry = tt.get((P, O))
+            tt_move = entry[2] if entry else -1
+            while mv:
+                b = mv & -mv
+                mv ^= b
+                sq = b.bit_length() - 1
+                f = flips(sq, P, O)
+                nP = P | f | b
+                nO = O ^ f
+                om = moves(nO, nP)
+                k = -1000 if sq == tt_move else om.bit_count() * 16 + (om & corners).bit_count() * 32 - (b & corners and 24 or 0)
+                cand.append((k, sq, nP, nO))
+            cand.sort()
+            best, best_sq = -INF, None
+            first = True
+            for _, sq, nP, nO in cand:
+                if first:
+                    v = -search(nO, nP, -beta, -alpha, n - 1, False)
+                    first = False
+                else:
+                    v = -search(nO, nP, -alpha - 1, -alpha, n - 1, False)
+                    if alpha < v < beta:
+                        v = -search(nO, nP, -beta, -v, n - 1, False)
+                if v > best:
+                    best, best_sq = v, sq
+                    if v > alpha:
+                        alpha = v
+                        if v >= beta:
+                            break
+            return best, best_sq
+
+        self._search = search
+        self._root = root
+        self._shallow = shallow
+        self._order_empties = order_empties
