@@ -1,0 +1,31 @@
+# The two commands of README.md: `make run` starts the site, `make test` runs every test.
+PYTHON ?= python3
+VENV ?= .venv
+PY := $(VENV)/bin/python
+PIP := $(PY) -m pip
+
+.PHONY: run test migrate chromium
+
+run: $(VENV)/.installed migrate
+	$(PY) -m config.runsite
+
+test: $(VENV)/.installed-test chromium
+	$(PY) -m pytest $(PYTEST_ARGS)
+
+migrate: $(VENV)/.installed
+	DEBUG=$${DEBUG:-1} $(PY) manage.py migrate --noinput
+
+$(VENV)/.installed: pyproject.toml
+	test -x $(PY) || $(PYTHON) -m venv $(VENV)
+	$(PIP) install --quiet --disable-pip-version-check -e .
+	touch $@
+
+$(VENV)/.installed-test: pyproject.toml $(VENV)/.installed
+	$(PIP) install --quiet --disable-pip-version-check -e ".[test]"
+	touch $@
+
+# Browser tests drive Debian's Chromium (Playwright's own browser download is not used).
+chromium:
+	@command -v chromium >/dev/null 2>&1 || { \
+	  SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
+	  $$SUDO apt-get update -qq && $$SUDO apt-get install -y -qq chromium >/dev/null; }

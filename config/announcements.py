@@ -1,0 +1,49 @@
+"""Site-wide announcements, pushed live to every open page.
+
+An operator announces maintenance ("the server restarts in five minutes") with
+`python -m config.announcements "text"`; the text reaches every page through the
+channel layer, from whichever process sends it (a Celery worker, a shell).
+"""
+from asgiref.sync import async_to_sync
+from celery import shared_task
+from channels.generic.websocket import AsyncWebsocketConsumer
+from channels.layers import get_channel_layer
+from django.template.loader import render_to_string
+
+GROUP = "site"
+
+
+class AnnouncementConsumer(AsyncWebsocketConsumer):
+    """Every page listens here; messages are whole HTML fragments swapped by id."""
+
+    async def connect(self):
+        await self.channel_layer.group_add(GROUP, self.channel_name)
+        await self.accept()
+
+    async def disconnect(self, code):
+        await self.channel_layer.group_discard(GROUP, self.channel_name)
+
+    async def site_announcement(self, event):
+        await self.send(text_data=event["html"])
+
+
+def announce_now(text):
+    html = render_to_string("includes/announcement.html", {"text": text})
+    async_to_sync(get_channel_layer().group_send)(
+        GROUP, {"type": "site.announcement", "html": html}
+    )
+
+
+@shared_task(name="config.announce")
+def announce(text):
+    announce_now(text)
+    return len(text)
+
+
+if __name__ == "__main__":
+    import sys
+
+    import django
+
+    django.setup()
+    announce_now(" ".join(sys.argv[1:]))

@@ -1,0 +1,16 @@
+"""The Celery app: computer moves, move time-outs and the sweep of overdue games."""
+import os
+
+from celery import Celery
+
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+
+app = Celery("reversi")
+app.config_from_object("django.conf:settings", namespace="CELERY")
+app.autodiscover_tasks()
+
+
+@app.task(name="config.ping")
+def ping():
+    """A trivial task: proves a worker takes tasks from the broker (health, tests)."""
+    return "pong"

@@ -1,0 +1,48 @@
+"""Values every template sees."""
+import subprocess
+from functools import lru_cache
+from importlib import metadata
+
+from django.conf import settings
+from django.urls import NoReverseMatch, reverse
+from django.utils.translation import gettext_lazy as _
+
+# The site's sections, by URL name. A section shows up once its app provides the URL.
+NAVIGATION = (
+    ("play", _("Play")),
+    ("table_new", _("Multiplayer")),
+    ("lobby", _("Lobby")),
+    ("my_games", _("My games")),
+    ("rules", _("Rules")),
+)
+
+
+@lru_cache(maxsize=1)
+def site_version():
+    """'0.1.0 · 1a2b3c4': the package version and, in a checkout, the commit."""
+    try:
+        version = metadata.version("reversi-site")
+    except metadata.PackageNotFoundError:
+        version = "dev"
+    try:
+        commit = subprocess.run(
+            ["git", "rev-parse", "--short", "HEAD"],
+            cwd=settings.BASE_DIR, capture_output=True, text=True, timeout=2,
+        ).stdout.strip()
+    except (OSError, subprocess.SubprocessError):
+        commit = ""
+    return f"{version} · {commit}" if commit else version
+
+
+def nav_items():
+    items = []
+    for name, label in NAVIGATION:
+        try:
+            items.append({"url": reverse(name), "label": label})
+        except NoReverseMatch:
+            continue
+    return items
+
+
+def site(request):
+    return {"site_version": site_version(), "nav_items": nav_items()}

@@ -1,0 +1,87 @@
+"""GET /healthz: is every part the site needs up? 200 only when all are.
+
+Checked: the database, Redis, the channel layer (a message sent and received back)
+and a Celery worker (one answers a ping). Load balancers and the test suite use it.
+"""
+import asyncio
+import time
+import uuid
+
+import redis
+from asgiref.sync import async_to_sync
+from channels.layers import get_channel_layer
+from django.conf import settings
+from django.db import connection
+from django.http import JsonResponse
+from django.views.decorators.cache import never_cache
+
+from config.celery import app as celery_app
+
+
+def check_database():
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT 1")
+        cursor.fetchone()
+    return {"vendor": connection.vendor}
+
+
+def check_redis():
+    client = redis.Redis.from_url(settings.REDIS_URL, socket_timeout=2, socket_connect_timeout=2)
+    try:
+        client.ping()
+        return {"version": client.info("server").get("redis_version")}
+    finally:
+        client.close()
+
+
+def check_channel_layer():
+    layer = get_channel_layer()
+
+    async def round_trip():
+        channel = await layer.new_channel()
+        token = uuid.uuid4().hex
+        await layer.send(channel, {"type": "health.check", "token": token})
+        message = await asyncio.wait_for(layer.receive(channel), timeout=3)
+        return message.get("token") == token
+
+    if not async_to_sync(round_trip)():
+        raise RuntimeError("channel layer returned another message")
+    return {}
+
+
+def check_celery():
+    replies = celery_app.control.ping(timeout=1.0, limit=1)
+    if not replies:
+        raise RuntimeError("no Celery worker answered")
+    return {"worker": next(iter(replies[0]))}
+
+
+CHECKS = {
+    "database": check_database,
+    "redis": check_redis,
+    "channel_layer": check_channel_layer,
+    "celery": check_celery,
+}
+NEEDS_REDIS = {"channel_layer", "celery"}
+
+
+@never_cache
+def healthz(request):
+    report = {}
+    for name, check in CHECKS.items():
+        started = time.monotonic()
+        if name in NEEDS_REDIS and not report["redis"]["ok"]:
+            # Both would only wait out their retries against a dead Redis.
+            report[name] = {"ok": False, "error": "Redis is unreachable", "ms": 0.0}
+            continue
+        try:
+            details = check()
+            report[name] = {"ok": True, **details}
+        except Exception as error:  # any failure is reported, never raised
+            report[name] = {"ok": False, "error": f"{type(error).__name__}: {error}"}
+        report[name]["ms"] = round((time.monotonic() - started) * 1000, 1)
+    healthy = all(part["ok"] for part in report.values())
+    return JsonResponse(
+        {"status": "ok" if healthy else "failing", "checks": report},
+        status=200 if healthy else 503,
+    )

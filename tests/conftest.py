@@ -1,0 +1,62 @@
+"""Fixtures shared by every test: Redis, the live site, the browser.
+
+Tests talk to real parts: the Redis of REDIS_URL (or a private one started here),
+the test database, daphne and a Celery worker as subprocesses, Debian's Chromium.
+"""
+import os
+
+import pytest
+import redis as redis_py
+from django.conf import settings
+
+from config.embedded_redis import EmbeddedRedis
+from tests import servers
+
+# Playwright's sync API runs an event loop in the main thread; the ORM calls that
+# browser tests make around it are still synchronous and safe.
+os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+
+
+def pytest_collection_modifyitems(config, items):
+    # Browser tests last: after Playwright's loop, pytest-asyncio tests cannot run.
+    items.sort(key=lambda item: item.get_closest_marker("browser") is not None)
+
+
+@pytest.fixture(scope="session", autouse=True)
+def redis_server():
+    """The Redis every part uses: embedded when REDIS_URL is unset, emptied first."""
+    embedded = EmbeddedRedis(settings.REDIS_URL).start() if settings.EMBEDDED_REDIS else None
+    client = redis_py.Redis.from_url(settings.REDIS_URL)
+    client.flushdb()  # our own database number (CI) or our own server
+    client.close()
+    yield settings.REDIS_URL
+    if embedded:
+        embedded.stop()
+
+
+@pytest.fixture(scope="session")
+def live_site(django_db_setup, django_db_blocker, tmp_path_factory):
+    """daphne and a Celery worker serving the test database. Use with transactional_db."""
+    log_dir = tmp_path_factory.mktemp("live-site")
+    with django_db_blocker.unblock():
+        worker = servers.start_worker(log_dir)
+        try:
+            daphne = servers.start_daphne(log_dir)
+        except Exception:
+            worker.stop()
+            raise
+    daphne.worker = worker
+    yield daphne
+    daphne.stop()
+    worker.stop()
+
+
+@pytest.fixture(scope="session")
+def browser_type_launch_args(browser_type_launch_args):
+    return {
+        **browser_type_launch_args,
+        "executable_path": os.environ.get("CHROMIUM", "/usr/bin/chromium"),
+        "args": ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
+                 "--no-first-run", "--disable-background-networking",
+                 "--disable-component-update", "--disable-sync"],
+    }

@@ -1,0 +1,130 @@
+"""Real servers for tests: daphne and a Celery worker as subprocesses.
+
+They share the test database (a file for SQLite, test_<name> on PostgreSQL) and
+Redis with the test process, so a test drives the site exactly as a browser and
+a worker would in production.
+"""
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from pathlib import Path
+
+from django.conf import settings
+from django.db import connection
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def free_port():
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def test_database_url():
+    """The URL of the database the test run created, for the subprocesses."""
+    db = connection.settings_dict
+    if db["ENGINE"].endswith("sqlite3"):
+        return f"sqlite:///{db['NAME']}"
+    user = db.get("USER") or ""
+    password = f":{db['PASSWORD']}" if db.get("PASSWORD") else ""
+    auth = f"{user}{password}@" if user else ""
+    port = f":{db['PORT']}" if db.get("PORT") else ""
+    return f"postgres://{auth}{db.get('HOST') or ''}{port}/{db['NAME']}"
+
+
+def server_env(**extra):
+    env = dict(os.environ)
+    env.update(
+        DATABASE_URL=test_database_url(),
+        REDIS_URL=settings.REDIS_URL,
+        SECRET_KEY=settings.SECRET_KEY,
+        DEBUG="1",
+        MOVE_TIME_LIMIT=str(settings.MOVE_TIME_LIMIT),
+        PYTHONUNBUFFERED="1",
+    )
+    env.update({key: str(value) for key, value in extra.items()})
+    return env
+
+
+class Process:
+    """A subprocess in its own process group, logged to a file, stopped for sure."""
+
+    def __init__(self, name, command, env, log_dir):
+        self.name = name
+        self.log_path = Path(log_dir) / f"{name}.log"
+        self.log = open(self.log_path, "wb")
+        self.popen = subprocess.Popen(
+            command, env=env, cwd=ROOT, stdout=self.log, stderr=subprocess.STDOUT,
+            stdin=subprocess.DEVNULL, start_new_session=True,
+        )
+
+    def alive(self):
+        return self.popen.poll() is None
+
+    def output(self):
+        return self.log_path.read_text(errors="replace")
+
+    def stop(self, grace=10):
+        if self.alive():
+            os.killpg(self.popen.pid, signal.SIGTERM)
+            try:
+                self.popen.wait(timeout=grace)
+            except subprocess.TimeoutExpired:
+                pass
+        try:
+            os.killpg(self.popen.pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+        self.popen.wait()
+        self.log.close()
+
+
+def start_daphne(log_dir, **env):
+    port = free_port()
+    process = Process(
+        "daphne",
+        [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port), "config.asgi:application"],
+        server_env(**env), log_dir,
+    )
+    process.url = f"http://127.0.0.1:{port}"
+    process.port = port
+    wait_for(lambda: http_status(process.url + "/") == 200, process, "daphne to serve /")
+    return process
+
+
+def start_worker(log_dir, name="worker", **env):
+    process = Process(
+        name,
+        [sys.executable, "-m", "celery", "-A", "config", "worker", "--loglevel", "INFO",
+         "--pool", "prefork", "--concurrency", "2", "--hostname", f"{name}-{os.getpid()}@%h",
+         "--without-mingle", "--without-gossip"],
+        server_env(**env), log_dir,
+    )
+    wait_for(lambda: "ready." in process.output(), process, "the Celery worker to be ready")
+    return process
+
+
+def http_status(url, timeout=2):
+    try:
+        with urllib.request.urlopen(url, timeout=timeout) as response:
+            return response.status
+    except urllib.error.HTTPError as error:
+        return error.code
+    except OSError:
+        return None
+
+
+def wait_for(condition, process, what, timeout=60):
+    deadline = time.monotonic() + timeout
+    while not condition():
+        if not process.alive():
+            raise RuntimeError(f"{process.name} exited while waiting for {what}:\n{process.output()[-3000:]}")
+        if time.monotonic() > deadline:
+            raise RuntimeError(f"timed out waiting for {what}:\n{process.output()[-3000:]}")
+        time.sleep(0.1)

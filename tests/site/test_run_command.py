@@ -1,0 +1,74 @@
+"""README's first command, `make run`, on a fresh clone: it installs, migrates,
+serves the site with a healthy /healthz, and Ctrl-C leaves no process behind."""
+import json
+import os
+import signal
+import subprocess
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+from tests.servers import ROOT, free_port, http_status
+
+pytestmark = pytest.mark.slow
+
+# What a newcomer's shell would not have: the test run's own configuration.
+NOT_A_NEWCOMERS = {"DATABASE_URL", "REDIS_URL", "SECRET_KEY", "DEBUG", "VIRTUAL_ENV",
+                   "DJANGO_SETTINGS_MODULE", "VAR_DIR", "PYTEST_CURRENT_TEST", "MOVE_TIME_LIMIT"}
+
+
+def processes_inside(directory):
+    """PIDs whose command line or working directory is inside `directory`."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            cmdline = (entry / "cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace")
+            cwd = os.readlink(entry / "cwd")
+        except OSError:
+            continue
+        if str(directory) in cmdline or cwd.startswith(str(directory)):
+            found.append((int(entry.name), cmdline.strip()))
+    return found
+
+
+def test_make_run_serves_a_healthy_site_from_a_fresh_clone_and_stops_cleanly(tmp_path):
+    clone = tmp_path / "clone"
+    subprocess.run(["git", "clone", "--quiet", str(ROOT), str(clone)], check=True)
+    env = {key: value for key, value in os.environ.items() if key not in NOT_A_NEWCOMERS}
+    env["PORT"] = str(free_port())
+    site = f"http://127.0.0.1:{env['PORT']}"
+    log_path = tmp_path / "make-run.log"
+    started = time.monotonic()
+    with open(log_path, "wb") as log:
+        make = subprocess.Popen(["make", "run"], cwd=clone, env=env, stdout=log,
+                                stderr=subprocess.STDOUT, start_new_session=True)
+    try:
+        healthy = None
+        while time.monotonic() - started < 120 and make.poll() is None:
+            if http_status(site + "/") == 200 and http_status(site + "/healthz") == 200:
+                healthy = time.monotonic() - started
+                break
+            time.sleep(0.5)
+        output = log_path.read_text(errors="replace")
+        assert healthy is not None, f"no healthy site within 120 s:\n{output[-4000:]}"
+        print(f"make run on a fresh clone: home page and healthy /healthz after {healthy:.1f} s")
+        assert f"Reversi is running at {site}/" in output
+        with urllib.request.urlopen(site + "/healthz", timeout=10) as response:
+            assert json.load(response)["status"] == "ok"
+    finally:
+        if make.poll() is None:
+            os.killpg(make.pid, signal.SIGINT)  # what Ctrl-C in the terminal does
+        try:
+            make.wait(timeout=60)
+        except subprocess.TimeoutExpired:
+            os.killpg(make.pid, signal.SIGKILL)
+            raise
+    deadline = time.monotonic() + 10
+    while processes_inside(clone) and time.monotonic() < deadline:
+        time.sleep(0.2)
+    assert processes_inside(clone) == []
+    assert "Stopped." in log_path.read_text(errors="replace")
