@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import time
 
-from .bitboard import Geometry
+from .bitboard import Tables
 
 INF = 10_000
 SHALLOW = 6
@@ -48,11 +48,12 @@ def final_score(P: int, O: int, empties: int, anti: bool = False) -> int:
 class EndgameSolver:
     """Exact solver; one instance may be reused (its table is kept)."""
 
-    def __init__(self, geo: Geometry, *, anti: bool = False, deadline: float | None = None):
+    def __init__(self, geo: Tables, *, anti: bool = False, deadline: float | None = None):
         self.geo = geo
         self.anti = anti
         self.deadline = deadline
         self.nodes = 0
+        self.next_check = 0
         self.tt: dict = {}
         self._build()
 
@@ -74,7 +75,7 @@ class EndgameSolver:
             b = mv & -mv
             mv ^= b
             sq = b.bit_length() - 1
-            f = geo.flips(sq, P, O)
+            f = geo.flips(b, P, O)
             v = -self._search(O ^ f, P | f | b, -INF, INF, n - 1, False)
             out.append((sq, v))
         out.sort(key=lambda t: -t[1])
@@ -84,9 +85,7 @@ class EndgameSolver:
     def _build(self) -> None:
         geo = self.geo
         moves = geo.moves
-        flips_fn = geo.flips
-        rays_pos = geo.rays_pos
-        rays_neg = geo.rays_neg
+        flips = geo.flips
         NB = geo.neighbours
         corners = geo.corners
         x_squares = geo.x_squares
@@ -108,26 +107,6 @@ class EndgameSolver:
             elif geo.c_squares >> i & 1:
                 prio[i] = 2
 
-        def flips(sq, P, O):
-            # inlined copy of Geometry.flips (saves an attribute lookup + call)
-            f = 0
-            nO = ~O
-            for mask in rays_pos[sq]:
-                x = mask & nO
-                b = x & -x
-                if b & P:
-                    f |= (b - 1) & mask
-            for mask in rays_neg[sq]:
-                x = mask & nO
-                if x:
-                    b = 1 << (x.bit_length() - 1)
-                    if b & P:
-                        f |= mask & -(b << 1)
-            return f
-
-        def count_flips_last(sq, P, O):
-            return flips(sq, P, O).bit_count()
-
         def final(P, O, n):
             d = P.bit_count() - O.bit_count()
             if anti:
@@ -138,18 +117,16 @@ class EndgameSolver:
                 return d - n
             return 0
 
-        def last1(P, O, sq, alpha):
-            # one empty square; P to move.  Value for P.
+        def last1(P, O, sq):
+            # one empty square (bit, neighbours); P to move.  Value for P.
+            b, nb = sq
             stones = (P | O).bit_count()
             d = 2 * P.bit_count() - stones
-            if not NB[sq] & O:
-                f = 0
-            else:
-                f = flips(sq, P, O)
+            f = flips(b, P, O) if nb & O else 0
             if f:
                 d += 2 * f.bit_count() + 1
                 return -d if anti else d
-            f = flips(sq, O, P) if NB[sq] & P else 0
+            f = flips(b, O, P) if nb & P else 0
             if f:
                 d -= 2 * f.bit_count() + 1
                 return -d if anti else d
@@ -162,18 +139,17 @@ class EndgameSolver:
             return 0
 
         def shallow(P, O, alpha, beta, empties, passed):
-            # empties: tuple of square indices, parity/priority ordered
+            # empties: tuple of (bit, neighbour mask), parity/priority ordered
             n = len(empties)
             if n == 1:
-                return last1(P, O, empties[0], alpha)
+                return last1(P, O, empties[0])
             solver.nodes += 1
             best = -INF
             i = 0
-            for sq in empties:
-                if NB[sq] & O:
-                    f = flips(sq, P, O)
+            for b, nb in empties:
+                if nb & O:
+                    f = flips(b, P, O)
                     if f:
-                        b = 1 << sq
                         rest = empties[:i] + empties[i + 1:]
                         v = -shallow(O ^ f, P | f | b, -beta, -alpha, rest, False)
                         if v > best:
@@ -200,14 +176,16 @@ class EndgameSolver:
             for s in sqs:
                 odd ^= 1 << region_of[s]
             sqs.sort(key=lambda s: (0 if odd >> region_of[s] & 1 else 4) + prio[s])
-            return tuple(sqs)
+            return tuple([(1 << s, NB[s]) for s in sqs])
 
         def search(P, O, alpha, beta, n, passed):
             if n <= SHALLOW:
                 return shallow(P, O, alpha, beta, order_empties(playable & ~(P | O)), passed)
             solver.nodes += 1
-            if not solver.nodes & 1023 and solver.deadline is not None and monotonic() > solver.deadline:
-                raise Timeout
+            if solver.nodes >= solver.next_check:
+                solver.next_check = solver.nodes + 2000
+                if solver.deadline is not None and monotonic() > solver.deadline:
+                    raise Timeout
             key = (P, O)
             entry = tt.get(key)
             tt_move = -1
@@ -235,7 +213,7 @@ class EndgameSolver:
                 b = mv & -mv
                 mv ^= b
                 sq = b.bit_length() - 1
-                f = flips(sq, P, O)
+                f = flips(b, P, O)
                 nP = P | f | b
                 nO = O ^ f
                 if sq == tt_move:
@@ -286,7 +264,7 @@ class EndgameSolver:
                 b = mv & -mv
                 mv ^= b
                 sq = b.bit_length() - 1
-                f = flips(sq, P, O)
+                f = flips(b, P, O)
                 nP = P | f | b
                 nO = O ^ f
                 om = moves(nO, nP)

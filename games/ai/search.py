@@ -1,0 +1,230 @@
+"""Two-player heuristic search: principal-variation search (negamax alpha-beta
+with null windows), iterative deepening, a transposition table, and move
+ordering (table move, then fastest-first / corner-first keys).
+
+Values are centi-discs for the side to move (see ``evaluation.py``).  A
+finished game is worth ``100 * disc difference`` plus ``WIN`` for a win (minus
+for a loss), so a sure win always beats a positional advantage.
+
+Two budgets stop a search: ``deadline`` (a ``time.monotonic()`` value; the
+search raises ``Timeout`` between nodes, and iterative deepening keeps the
+result of the last finished depth) and the fixed ``depth`` of depth-limited
+modes (Easy, Normal), which therefore are deterministic.
+"""
+
+from __future__ import annotations
+
+import time
+
+from .bitboard import Tables
+from .endgame import Timeout, final_score
+
+WIN = 100_000
+INF = 10**9
+
+
+def terminal_value(P: int, O: int, empties: int, anti: bool) -> int:
+    d = final_score(P, O, empties, anti)
+    if d > 0:
+        return 100 * d + WIN
+    if d < 0:
+        return 100 * d - WIN
+    return 0
+
+
+def to_stones(v: float) -> float:
+    """Convert a search value to stones (disc difference for the mover)."""
+    if v >= WIN:
+        return (v - WIN) / 100
+    if v <= -WIN:
+        return (v + WIN) / 100
+    return v / 100
+
+
+class Searcher:
+    """Alpha-beta/PVS over one geometry.  Reuse an instance to keep its table."""
+
+    def __init__(self, geo: Tables, evaluate, *, anti: bool = False):
+        self.geo = geo
+        self.evaluate = evaluate
+        self.anti = anti
+        self.tt: dict = {}
+        self.nodes = 0
+        self.deadline: float | None = None
+        self._build()
+
+    def _build(self) -> None:
+        geo = self.geo
+        moves = geo.moves
+        flips = geo.flips
+        playable = geo.playable
+        corners = geo.corners
+        x_squares = geo.x_squares
+        c_squares = geo.c_squares
+        evaluate = self.evaluate
+        anti = self.anti
+        tt = self.tt
+        me = self
+        monotonic = time.monotonic
+        # static move priority (smaller first): corners, then plain squares,
+        # then C squares, X squares last (reversed roles in anti)
+        static = [0] * geo.size
+        for i in geo.squares:
+            if corners >> i & 1:
+                static[i] = 60 if anti else -60
+            elif x_squares >> i & 1:
+                static[i] = -10 if anti else 40
+            elif c_squares >> i & 1:
+                static[i] = 0 if anti else 20
+            else:
+                static[i] = 0
+
+        def children(P, O, mv, tt_move, depth):
+            cand = []
+            while mv:
+                b = mv & -mv
+                mv ^= b
+                sq = b.bit_length() - 1
+                f = flips(b, P, O)
+                nP = P | f | b
+                nO = O ^ f
+                if sq == tt_move:
+                    k = -10_000
+                elif depth >= 3:
+                    k = moves(nO, nP).bit_count() * 10 + static[sq]
+                else:
+                    k = static[sq]
+                cand.append((k, sq, nP, nO))
+            cand.sort()
+            return cand
+
+        def pvs(P, O, depth, alpha, beta, passed):
+            me.nodes += 1
+            if not me.nodes & 255 and me.deadline is not None and monotonic() > me.deadline:
+                raise Timeout
+            if depth <= 0:
+                mv = moves(P, O)
+                if mv or moves(O, P):
+                    return evaluate(P, O)
+                return terminal_value(P, O, (playable & ~(P | O)).bit_count(), anti)
+            key = (P, O)
+            entry = tt.get(key)
+            tt_move = -1
+            if entry is not None:
+                d, lo, hi, tt_move = entry
+                if d >= depth:
+                    if lo >= beta:
+                        return lo
+                    if hi <= alpha:
+                        return hi
+                    if lo == hi:
+                        return lo
+            mv = moves(P, O)
+            if not mv:
+                if passed or not moves(O, P):
+                    return terminal_value(P, O, (playable & ~(P | O)).bit_count(), anti)
+                return -pvs(O, P, depth, -beta, -alpha, True)
+            alpha0 = alpha
+            best = -INF
+            best_sq = -1
+            first = True
+            for _, sq, nP, nO in children(P, O, mv, tt_move, depth):
+                if first:
+                    v = -pvs(nO, nP, depth - 1, -beta, -alpha, False)
+                    first = False
+                else:
+                    v = -pvs(nO, nP, depth - 1, -alpha - 1, -alpha, False)
+                    if alpha < v < beta:
+                        v = -pvs(nO, nP, depth - 1, -beta, -v, False)
+                if v > best:
+                    best = v
+                    best_sq = sq
+                    if v > alpha:
+                        alpha = v
+                        if v >= beta:
+                            break
+            if best <= alpha0:
+                tt[key] = (depth, -INF, best, best_sq)
+            elif best >= beta:
+                tt[key] = (depth, best, INF, best_sq)
+            else:
+                tt[key] = (depth, best, best, best_sq)
+            return best
+
+        self._pvs = pvs
+        self._children = children
+
+    # ------------------------------------------------------------------ API
+    def root(self, P: int, O: int, depth: int, alpha: int = -INF, beta: int = INF,
+             first_move: int = -1) -> tuple[int, int]:
+        """Search to ``depth``; returns (value, best square).  Needs a legal move."""
+        mv = self.geo.moves(P, O)
+        assert mv, "root() needs a position with a legal move"
+        entry = self.tt.get((P, O))
+        tt_move = first_move if first_move >= 0 else (entry[3] if entry else -1)
+        cand = self._children(P, O, mv, tt_move, max(depth, 3))
+        best, best_sq = -INF, cand[0][1]
+        first = True
+        pvs = self._pvs
+        for _, sq, nP, nO in cand:
+            if first:
+                v = -pvs(nO, nP, depth - 1, -beta, -alpha, False)
+                first = False
+            else:
+                v = -pvs(nO, nP, depth - 1, -alpha - 1, -alpha, False)
+                if alpha < v < beta:
+                    v = -pvs(nO, nP, depth - 1, -beta, -v, False)
+            if v > best:
+                best, best_sq = v, sq
+                self._partial = (best, best_sq)
+                if v > alpha:
+                    alpha = v
+                    if v >= beta:
+                        break
+        self.tt[(P, O)] = (depth, best, best, best_sq) if best < beta else (depth, best, INF, best_sq)
+        return best, best_sq
+
+    def iterate(self, P: int, O: int, *, max_depth: int = 64, deadline: float | None = None,
+                min_depth: int = 1) -> tuple[int, int, int]:
+        """Iterative deepening; returns (value, best square, depth completed).
+
+        With a deadline, stops when the next depth is unlikely to finish; an
+        interrupted depth still counts if its first (previous best) move was
+        searched and another move beat it.
+        """
+        self.deadline = None
+        value, best, done = 0, -1, 0
+        start = time.monotonic()
+        last_iter = 0.0
+        for depth in range(1, max_depth + 1):
+            self.deadline = deadline if depth > min_depth else None
+            t0 = time.monotonic()
+            if deadline is not None and depth > min_depth:
+                remaining = deadline - t0
+                # branching estimate: an iteration costs ~3x the previous one
+                if remaining < last_iter * 2.5:
+                    break
+            self._partial = None
+            try:
+                value, best = self.root(P, O, depth, first_move=best)
+                done = depth
+            except Timeout:
+                if self._partial is not None and best >= 0:
+                    pv, psq = self._partial
+                    if psq != best:
+                        value, best = pv, psq
+                break
+            last_iter = time.monotonic() - t0
+            if abs(value) >= WIN:  # game-theoretic result found
+                break
+        self.deadline = None
+        self.elapsed = time.monotonic() - start
+        return value, best, done
+
+    def move_values(self, P: int, O: int, depth: int) -> list[tuple[int, int]]:
+        """Value of every legal move searched to ``depth``, best first."""
+        out = []
+        for _, sq, nP, nO in self._children(P, O, self.geo.moves(P, O), -1, 0):
+            out.append((sq, -self._pvs(nO, nP, depth - 1, -INF, INF, False)))
+        out.sort(key=lambda t: -t[1])
+        return out
