@@ -1,0 +1,217 @@
+"""Computer players for every variant (standard library only, no Django).
+
+    from games.ai import choose_move, analyse
+    choose_move(board, "hard", time_limit=2.0, seed=None) -> "d3" | "pass"
+    analyse(board, time_limit=1.0) -> [("d3", 1.5), ("c4", 0.25), ...]
+
+Modules:
+
+* ``bitboard``   -- search tables built on ``games.geometry`` primitives
+* ``evaluation`` -- two-player evaluations (normal and anti), per geometry
+* ``search``     -- PVS, iterative deepening, transposition table
+* ``endgame``    -- exact two-player endgame solver
+* ``multiplayer``-- paranoid search for 3 and 4 players
+* ``levels``     -- what Easy, Normal and Hard do (two players)
+* ``match``      -- the match runner (``python -m games play``)
+* ``cli``        -- ``play`` and ``solve`` subcommands
+
+Determinism: with a ``seed``, Easy and Normal are fully deterministic (the same
+board, level and seed give the same move; Normal ignores the seed).  Hard is
+deterministic for a seed as long as it finishes the same search depths, i.e.
+not under time pressure; with a time limit its depth depends on the machine.
+
+Time: ``time_limit`` (seconds) is a promise: the move comes within it plus a
+small margin.  Hard uses 2 s when no limit is given; Easy and Normal are
+depth-limited and take well under 0.3 s on 8x8, but a given time limit caps
+them too.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import random
+import time
+
+from .bitboard import Tables, tables
+from .endgame import EndgameSolver, Timeout
+from .levels import BUDGET_SHARE, CHOOSERS, HARD_DEFAULT_TIME, LEVELS, evaluator
+from .search import Searcher, to_stones
+
+__all__ = ["choose_move", "analyse", "LEVELS", "HARD_DEFAULT_TIME"]
+
+log = logging.getLogger(__name__)
+
+# fixed cost reserved out of every time limit (position set-up, first-call
+# table building, scheduling noise on a busy worker)
+OVERHEAD = 0.03
+
+
+def _deadline(start: float, time_limit: float | None, level: str) -> float | None:
+    if time_limit is None:
+        if level != "hard":
+            return None
+        time_limit = HARD_DEFAULT_TIME
+    return start + max(0.0, time_limit * BUDGET_SHARE - OVERHEAD)
+
+
+def _in_free_opening(board) -> bool:
+    g = board.geometry
+    return board.variant.free_opening and bool(g.centre & ~board.occupied)
+
+
+def choose_move(board, level: str, *, time_limit: float | None = None, seed=None) -> str:
+    """A legal move for the side to move of ``board`` (a ``games.Board``).
+
+    ``level`` is ``"easy"``, ``"normal"`` or ``"hard"``.  Returns a square
+    name, or ``"pass"`` when that is the only legal move.  Raises
+    ``ValueError`` for an unknown level or a finished game.
+    """
+    if level not in LEVELS:
+        raise ValueError(f"level must be one of {', '.join(LEVELS)}, not {level!r}")
+    start = time.monotonic()
+    legal = board.legal_moves
+    if not legal:
+        raise ValueError("the game is over: there is no move to choose")
+    if len(legal) == 1:
+        return legal[0]
+    rng = random.Random(seed)
+    deadline = _deadline(start, time_limit, level)
+    try:
+        move = _choose(board, level, rng, deadline)
+    except Exception:  # pragma: no cover - a bug must never stall a game
+        if os.environ.get("GAMES_AI_STRICT"):
+            raise
+        log.exception("computer player failed on %r; playing a fallback move", board)
+        move = None
+    if move not in legal:
+        if os.environ.get("GAMES_AI_STRICT"):
+            raise AssertionError(f"computer chose {move!r}, not among {legal}")
+        move = legal[0]
+    return move
+
+
+def _choose(board, level: str, rng: random.Random, deadline: float | None) -> str:
+    geo = tables(board.geometry)
+    anti = board.variant.anti
+    t = board.turn_index
+    bits = board.bits
+    if len(bits) > 2:
+        from .multiplayer import choose
+
+        sq = choose(geo, bits, board.neutral, t, level, anti, rng, deadline)
+        return geo.name(sq)
+    if _in_free_opening(board):
+        values = _opening_values(board, 2 if level == "easy" else 3)
+        if level == "easy":
+            values = [(v + rng.gauss(0, 300), m) for m, v in values]
+        else:
+            values = [(v, m) for m, v in values]
+        return max(values)[1]
+    P, O = bits[t], bits[1 - t]
+    sq = CHOOSERS[level](geo, P, O, anti, rng, deadline)
+    return geo.name(sq)
+
+
+def _opening_values(board, depth: int) -> list[tuple[str, float]]:
+    """Free opening (RULES §5): negamax over the remaining central placements,
+    then a short search once the centre is full.  Centi-discs, mover's view."""
+    geo = tables(board.geometry)
+    anti = board.variant.anti
+    searcher = Searcher(geo, evaluator(geo, anti), anti=anti)
+
+    def value(b) -> float:
+        if not _in_free_opening(b):
+            t = b.turn_index
+            P, O = b.bits[t], b.bits[1 - t]
+            if not geo.moves(P, O):
+                return searcher._pvs(P, O, 1, -10**9, 10**9, False)
+            return searcher.root(P, O, depth)[0]
+        best = -10**9
+        for m in b.legal_moves:
+            b.push(m)
+            best = max(best, -value(b))
+            b.pop()
+        return best
+
+    out = []
+    b = board.copy(history=False)
+    for m in b.legal_moves:
+        b.push(m)
+        out.append((m, -value(b)))
+        b.pop()
+    return out
+
+
+def analyse(board, *, time_limit: float) -> list[tuple[str, float]]:
+    """Every legal move with its value, best first, computed within ``time_limit``.
+
+    Values are for the side to move, in stones:
+
+    * two players, when the solver finishes (small endgames): the exact final
+      disc difference (empties to the winner, RULES §4; in ``anti`` the
+      opponent's stones minus the mover's);
+    * otherwise Normal-strength search values (iterative deepening to 4 plies,
+      cut by the time limit) in evaluation units scaled to about one stone
+      (100 centi-discs); a forced game result shows as its exact margin;
+    * three or four players: paranoid-search value, the mover's margin over
+      the best opponent, same scale.
+
+    A forced pass gives ``[("pass", value)]``; a finished game ``[]``.
+    """
+    start = time.monotonic()
+    deadline = start + max(0.01, time_limit * BUDGET_SHARE - OVERHEAD)
+    legal = board.legal_moves
+    if not legal:
+        return []
+    geo = tables(board.geometry)
+    anti = board.variant.anti
+    t = board.turn_index
+    bits = board.bits
+    if len(bits) > 2:
+        return _analyse_multi(board, geo, deadline)
+    if _in_free_opening(board):
+        vals = _opening_values(board, 2)
+        return sorted(((m, round(v / 100, 2)) for m, v in vals), key=lambda x: -x[1])
+    P, O = bits[t], bits[1 - t]
+    if legal == ["pass"]:
+        s = Searcher(geo, evaluator(geo, anti), anti=anti)
+        v = -s._pvs(O, P, 2, -10**9, 10**9, True)
+        return [("pass", round(to_stones(v), 2))]
+    empties = (geo.playable & ~(P | O)).bit_count()
+    if empties <= 14:
+        try:
+            solver = EndgameSolver(geo, anti=anti, deadline=deadline)
+            exact = solver.solve_moves(P, O)
+            return [(geo.name(sq), float(v)) for sq, v in exact]
+        except Timeout:
+            pass
+    searcher = Searcher(geo, evaluator(geo, anti), anti=anti)
+    result = None
+    max_depth = 3 if len(geo.squares) > 64 else 4
+    searcher.deadline = None
+    for depth in range(1, max_depth + 1):
+        searcher.deadline = deadline if depth > 1 else None
+        try:
+            result = searcher.move_values(P, O, depth)
+        except Timeout:
+            break
+    searcher.deadline = None
+    return [(geo.name(sq), round(to_stones(v), 2)) for sq, v in result]
+
+
+def _analyse_multi(board, geo: Tables, deadline: float) -> list[tuple[str, float]]:
+    from .multiplayer import MultiSearch
+
+    bits, neutral, t = board.bits, board.neutral, board.turn_index
+    ms = MultiSearch(geo, len(bits), t, anti=board.variant.anti)
+    result = ms.move_values(bits, neutral, 1)
+    for depth in range(2, len(bits) + 1):
+        ms.deadline = deadline
+        try:
+            result = ms.move_values(bits, neutral, depth)
+        except Timeout:
+            break
+        finally:
+            ms.deadline = None
+    return [(geo.name(sq), round(to_stones(v), 2)) for sq, v in result]

@@ -1,0 +1,312 @@
+"""Computer players for three and four players (RULES §8): paranoid search.
+
+The position is the rules library's representation: one bitboard per colour
+in turn order plus the neutral stone (``Board.bits``, ``Board.neutral``).  The
+move rule is the library's: a flipping move (``geometry.moves(own, opp)`` with
+``opp`` = every stone that is not the mover's, the neutral stone included),
+else a placement on any empty square next to a stone
+(``geometry.neighbours(occupied)``), and the game ends when neither exists.
+``tests/ai/test_multiplayer.py`` replays random games against ``Board`` to
+keep the two in step.
+
+Search: *paranoid* alpha-beta (Sturtevant): the root player maximises, all
+other players are assumed to minimise the root player's value.  That is
+pessimistic but sound and prunes like two-player alpha-beta, which buys
+depth.  Iterative deepening under a deadline with the previous best move
+first, and a small transposition table.
+
+Evaluation for the root player ``r``: for each player a score built from the
+stones (weight growing towards the end), corner-like squares, the X squares
+next to empty corners, edges and flipping mobility; the value is ``score(r)``
+minus the best opponent's score (only first place wins, RULES §8).  With
+``anti`` corners, edges and stones count against their owner.  A finished
+game is worth ``WIN`` (+ margin) for a sole first place, ``0`` for a shared
+first place (a draw for the table) and ``-WIN`` otherwise.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+
+from .bitboard import Tables
+from .endgame import Timeout
+
+WIN = 100_000
+INF = 10**9
+
+
+class MultiSearch:
+    """Paranoid alpha-beta for ``n`` players on one geometry."""
+
+    def __init__(self, geo: Tables, players: int, root: int, *, anti: bool = False):
+        self.geo = geo
+        self.n = players
+        self.root_player = root
+        self.anti = anti
+        self.nodes = 0
+        self.deadline: float | None = None
+        self.tt: dict = {}
+        self._build()
+
+    def _build(self) -> None:
+        geo = self.geo
+        moves = geo.moves
+        flips = geo.flips
+        spread = geo.spread
+        playable = geo.playable
+        corners = geo.corners
+        edges = geo.edges
+        x_squares = geo.x_squares
+        total = max(1, len(geo.squares))
+        n = self.n
+        anti = self.anti
+        root = self.root_player
+        me = self
+        tt = self.tt
+        monotonic = time.monotonic
+        corner_x = []
+        for c in geo.squares:
+            if corners >> c & 1:
+                corner_x.append((1 << c, geo.neighbours[c] & x_squares))
+        sign = -1 if anti else 1
+        static = [0] * geo.size
+        for i in geo.squares:
+            if corners >> i & 1:
+                static[i] = 50 if anti else -50
+            elif x_squares >> i & 1:
+                static[i] = -10 if anti else 30
+
+        def legal(bits, neutral, t):
+            own = bits[t]
+            occ = neutral
+            for b in bits:
+                occ |= b
+            opp = occ ^ own
+            m = moves(own, opp)
+            if m:
+                return m, own, opp, True
+            return spread(occ) & ~occ & playable, own, opp, False
+
+        def play(bits, neutral, t, b, own, opp, flipping):
+            if flipping:
+                f = flips(b, own, opp)
+                keep = ~f
+                nb = tuple((x | b | f) if i == t else (x & keep) for i, x in enumerate(bits))
+                return nb, neutral & keep
+            nb = tuple((x | b) if i == t else x for i, x in enumerate(bits))
+            return nb, neutral
+
+        def terminal(bits):
+            counts = [x.bit_count() for x in bits]
+            mine = counts[root]
+            others = [c for i, c in enumerate(counts) if i != root]
+            if anti:
+                best_other = min(others)
+                margin = best_other - mine
+            else:
+                best_other = max(others)
+                margin = mine - best_other
+            if margin > 0:
+                return WIN + 100 * margin
+            if margin == 0:
+                return 0
+            return -WIN + 100 * margin
+
+        def evaluate(bits, neutral):
+            occ = neutral
+            for b in bits:
+                occ |= b
+            E = playable & ~occ
+            t = E.bit_count() / total           # 1 at the start, 0 at the end
+            w_disc = 10 + 60 * (1 - t) * (1 - t)
+            danger = 0
+            for cb, xm in corner_x:
+                if E & cb:
+                    danger |= xm
+            scores = []
+            for i in range(n):
+                own = bits[i]
+                mob = moves(own, occ ^ own).bit_count()
+                s = sign * (w_disc * own.bit_count()
+                            + 500 * (own & corners).bit_count()
+                            - 150 * (own & danger).bit_count()
+                            + 20 * (own & edges).bit_count())
+                s += 40 * mob
+                scores.append(s)
+            mine = scores[root]
+            del scores[root]
+            return int(mine - max(scores))
+
+        def search(bits, neutral, t, depth, alpha, beta):
+            me.nodes += 1
+            if not me.nodes & 127 and me.deadline is not None and monotonic() > me.deadline:
+                raise Timeout
+            m, own, opp, flipping = legal(bits, neutral, t)
+            if not m:
+                return terminal(bits)
+            if depth <= 0:
+                return evaluate(bits, neutral)
+            key = (bits, neutral, t)
+            entry = tt.get(key)
+            first = -1
+            if entry is not None:
+                d, lo, hi, first = entry
+                if d >= depth:
+                    if lo >= beta:
+                        return lo
+                    if hi <= alpha:
+                        return hi
+                    if lo == hi:
+                        return lo
+            order = []
+            while m:
+                b = m & -m
+                m ^= b
+                sq = b.bit_length() - 1
+                order.append((-1000 if sq == first else static[sq], sq, b))
+            order.sort()
+            nt = (t + 1) % n
+            a0, b0 = alpha, beta
+            best_sq = -1
+            if t == root:
+                best = -INF
+                for _, sq, b in order:
+                    nb, nn = play(bits, neutral, t, b, own, opp, flipping)
+                    v = search(nb, nn, nt, depth - 1, alpha, beta)
+                    if v > best:
+                        best, best_sq = v, sq
+                        if v > alpha:
+                            alpha = v
+                            if alpha >= beta:
+                                break
+            else:
+                best = INF
+                for _, sq, b in order:
+                    nb, nn = play(bits, neutral, t, b, own, opp, flipping)
+                    v = search(nb, nn, nt, depth - 1, alpha, beta)
+                    if v < best:
+                        best, best_sq = v, sq
+                        if v < beta:
+                            beta = v
+                            if alpha >= beta:
+                                break
+            if best <= a0:
+                tt[key] = (depth, -INF, best, best_sq)
+            elif best >= b0:
+                tt[key] = (depth, best, INF, best_sq)
+            else:
+                tt[key] = (depth, best, best, best_sq)
+            return best
+
+        self._search = search
+        self._legal = legal
+        self._play = play
+        self._evaluate = evaluate
+        self._terminal = terminal
+
+    # ------------------------------------------------------------------ API
+    def move_values(self, bits, neutral, depth: int, first: int = -1) -> list[tuple[int, int]]:
+        """Paranoid value of each move of the root player (to move), best first."""
+        t = self.root_player
+        m, own, opp, flipping = self._legal(bits, neutral, t)
+        sqs = []
+        while m:
+            b = m & -m
+            m ^= b
+            sqs.append(b.bit_length() - 1)
+        sqs.sort(key=lambda s: (s != first, s))
+        out = []
+        alpha = -INF
+        nt = (t + 1) % self.n
+        self._partial = []
+        for sq in sqs:
+            nb, nn = self._play(bits, neutral, t, 1 << sq, own, opp, flipping)
+            v = self._search(nb, nn, nt, depth - 1, -INF, INF)
+            out.append((sq, v))
+            self._partial.append((sq, v))
+        out.sort(key=lambda x: -x[1])
+        return out
+
+    def best(self, bits, neutral, depth: int, first: int = -1) -> tuple[int, int]:
+        """(value, square) with root alpha-beta (faster than ``move_values``)."""
+        t = self.root_player
+        m, own, opp, flipping = self._legal(bits, neutral, t)
+        sqs = []
+        while m:
+            b = m & -m
+            m ^= b
+            sqs.append(b.bit_length() - 1)
+        sqs.sort(key=lambda s: (s != first, s))
+        alpha, best_sq = -INF, sqs[0]
+        nt = (t + 1) % self.n
+        self._partial = None
+        for sq in sqs:
+            nb, nn = self._play(bits, neutral, t, 1 << sq, own, opp, flipping)
+            v = self._search(nb, nn, nt, depth - 1, alpha, INF)
+            if v > alpha:
+                alpha, best_sq = v, sq
+                self._partial = (v, sq)
+        return alpha, best_sq
+
+    def iterate(self, bits, neutral, *, max_depth: int, deadline: float | None) -> tuple[int, int, int]:
+        """Iterative deepening; (value, square, depth completed)."""
+        value, best, done = 0, -1, 0
+        last = 0.0
+        empties = (self.geo.playable & ~(neutral | sum_bits(bits))).bit_count()
+        for depth in range(1, min(max_depth, empties) + 1):
+            t0 = time.monotonic()
+            if deadline is not None and depth > 1 and deadline - t0 < last * 3:
+                break
+            self.deadline = deadline if depth > 1 else None
+            try:
+                value, best = self.best(bits, neutral, depth, best)
+                done = depth
+            except Timeout:
+                if self._partial is not None and self._partial[1] != best:
+                    value, best = self._partial
+                break
+            finally:
+                self.deadline = None
+            last = time.monotonic() - t0
+            if abs(value) >= WIN:
+                break
+        return value, best, done
+
+
+def sum_bits(bits) -> int:
+    occ = 0
+    for b in bits:
+        occ |= b
+    return occ
+
+
+def legal_squares(geo: Tables, bits, neutral, t) -> list[int]:
+    occ = neutral | sum_bits(bits)
+    m = geo.moves(bits[t], occ ^ bits[t]) or (geo.spread(occ) & ~occ & geo.playable)
+    out = []
+    while m:
+        b = m & -m
+        m ^= b
+        out.append(b.bit_length() - 1)
+    return out
+
+
+def choose(geo: Tables, bits, neutral, t: int, level: str, anti: bool,
+           rng: random.Random, deadline: float | None) -> int:
+    """Square index for player ``t`` (who has at least one move)."""
+    sqs = legal_squares(geo, bits, neutral, t)
+    if len(sqs) == 1:
+        return sqs[0]
+    n = len(bits)
+    ms = MultiSearch(geo, n, t, anti=anti)
+    if level == "easy":
+        values = ms.move_values(bits, neutral, 1)
+        noisy = sorted(((v + rng.gauss(0, 300), sq) for sq, v in values), reverse=True)
+        return noisy[0][1]
+    if level == "normal":
+        # one full round: every player moves once (depth-limited: deterministic)
+        _, best, _ = ms.iterate(bits, neutral, max_depth=n, deadline=deadline)
+        return best if best >= 0 else sqs[0]
+    _, best, _ = ms.iterate(bits, neutral, max_depth=64, deadline=deadline)
+    return best if best >= 0 else sqs[0]
