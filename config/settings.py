@@ -148,7 +148,9 @@ CHANNEL_LAYERS = {
         "CONFIG": {
             # Raised from the defaults (100): over capacity, group messages are
             # silently dropped and the pool refuses connections under load.
-            "hosts": [{"address": REDIS_URL, "max_connections": 1000}],
+            # redis-py 8 times reads out after 5 s by default, exactly the length of
+            # channels-redis' blocking receive: idle websockets then crash.
+            "hosts": [{"address": REDIS_URL, "max_connections": 1000, "socket_timeout": 30}],
             "capacity": 1000,
             "expiry": 30,
         },
@@ -163,7 +165,10 @@ CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_RESULT_EXPIRES = 3600
 CELERY_TASK_DEFAULT_QUEUE = "reversi"
-CELERY_BEAT_SCHEDULE = {}
+CELERY_BEAT_SCHEDULE = {
+    # The safety net behind every time-out and computer-move task.
+    "sweep-overdue-games": {"task": "games.sweep_overdue", "schedule": 10.0},
+}
 CELERY_IMPORTS = ("config.announcements",)
 
 # Sessions survive restarts (guests' games belong to their session).

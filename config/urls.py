@@ -7,6 +7,7 @@ from config.health import healthz
 urlpatterns = [
     path("", TemplateView.as_view(template_name="home.html"), name="home"),
     path("healthz", healthz, name="healthz"),
+    path("", include("games.urls")),
     path("accounts/", include("accounts.urls")),
     path("admin/", admin.site.urls),
 ]

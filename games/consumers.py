@@ -1,0 +1,60 @@
+"""The websocket of a game page: it only pushes; moves arrive over HTTP."""
+from channels.db import database_sync_to_async
+from channels.generic.websocket import AsyncWebsocketConsumer
+from django.conf import settings
+from django.utils import translation
+
+from games.access import can_watch
+from games.broadcast import render_state
+from games.models import Game
+from games.services import Viewer
+
+
+class GameConsumer(AsyncWebsocketConsumer):
+    async def connect(self):
+        self.game = await self.find_game(self.scope["url_route"]["kwargs"]["public_id"])
+        if self.game is None:
+            await self.close(code=4404)
+            return
+        self.language = self.requested_language()
+        self.version = -1
+        # Join first, then send the current state: nothing can fall in between.
+        await self.channel_layer.group_add(self.game.group_name, self.channel_name)
+        await self.accept()
+        html, version = await self.current_state()
+        await self.push(html, version)
+
+    async def disconnect(self, code):
+        if getattr(self, "game", None) is not None:
+            await self.channel_layer.group_discard(self.game.group_name, self.channel_name)
+
+    async def receive(self, text_data=None, bytes_data=None):
+        """Pages never send; moves go through HTTP with CSRF. Ignore anything else."""
+
+    async def game_state(self, event):
+        await self.push(event["html"].get(self.language) or event["html"][settings.LANGUAGE_CODE],
+                        event["version"])
+
+    async def push(self, html, version):
+        if version < self.version:
+            return  # an older state that arrived late
+        self.version = version
+        await self.send(text_data=html)
+
+    def requested_language(self):
+        query = self.scope.get("query_string", b"").decode()
+        requested = dict(part.split("=", 1) for part in query.split("&") if "=" in part).get("lang", "")
+        return requested if requested in dict(settings.LANGUAGES) else settings.LANGUAGE_CODE
+
+    @database_sync_to_async
+    def find_game(self, public_id):
+        game = Game.objects.filter(public_id=public_id).first()
+        if game is None or not can_watch(game, Viewer.from_scope(self.scope)):
+            return None
+        return game
+
+    @database_sync_to_async
+    def current_state(self):
+        game = Game.objects.get(pk=self.game.pk)
+        with translation.override(self.language):
+            return render_state(game), game.version

@@ -1,0 +1,168 @@
+"""Stored games: the variant, the seats, and every move ever played.
+
+The rules live in the Django-free modules beside this one; a game's position is
+always rebuilt from its moves (`Game.board()`), so the move list is the one truth.
+Only `games.services` changes these rows.
+"""
+import secrets
+
+from django.conf import settings
+from django.db import models
+from django.utils.translation import gettext_lazy as _
+
+from games import Board, Variant
+
+
+def new_public_id():
+    """The id in a game's URL: 72 random bits, so games cannot be enumerated."""
+    return secrets.token_urlsafe(9)
+
+
+class Level(models.TextChoices):
+    EASY = "easy", _("Easy")
+    NORMAL = "normal", _("Normal")
+    HARD = "hard", _("Hard")
+
+
+class Game(models.Model):
+    class Kind(models.TextChoices):
+        COMPUTER = "computer", _("Against the computer")
+        TABLE = "table", _("Online table")
+
+    class Status(models.TextChoices):
+        WAITING = "waiting", _("Waiting for players")
+        PLAYING = "playing", _("Playing")
+        FINISHED = "finished", _("Finished")
+
+    class Ending(models.TextChoices):
+        NONE = "", _("Not over")
+        NORMAL = "normal", _("Nobody could move")
+        FORFEIT = "forfeit", _("A player left")
+
+    public_id = models.CharField(max_length=16, unique=True, default=new_public_id, editable=False)
+    kind = models.CharField(max_length=10, choices=Kind.choices, default=Kind.COMPUTER)
+    variant = models.JSONField(help_text="Variant.to_dict(), blocked squares included")
+    level = models.CharField(max_length=6, choices=Level.choices, default=Level.NORMAL)
+    status = models.CharField(max_length=8, choices=Status.choices, default=Status.PLAYING)
+    # Number of moves recorded (passes included): the expected ply of the next move.
+    ply = models.PositiveIntegerField(default=0)
+    turn = models.CharField(max_length=5, blank=True, help_text="colour to move; empty when over")
+    # Bumped by every change (moves, undo, level): pages drop pushes older than what they show.
+    version = models.PositiveIntegerField(default=0)
+    deadline = models.DateTimeField(null=True, blank=True, help_text="when the player to move times out")
+    # The result, once over.
+    ending = models.CharField(max_length=8, choices=Ending.choices, default=Ending.NONE, blank=True)
+    winner = models.CharField(max_length=5, blank=True, help_text="colour; empty for a draw")
+    counts = models.JSONField(default=dict, blank=True, help_text="{colour: stones} at the end")
+    score = models.JSONField(default=dict, blank=True, help_text="official score {colour: points}")
+    forfeited = models.JSONField(default=list, blank=True, help_text="colours that left, in order")
+    is_public = models.BooleanField(default=False, help_text="anyone with the link may review it")
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+        indexes = [
+            models.Index(fields=["status", "deadline"]),
+            models.Index(fields=["-created_at"]),
+        ]
+
+    def __str__(self):
+        return f"{self.get_kind_display()} {self.public_id} ({self.variant_obj.label})"
+
+    @property
+    def variant_obj(self):
+        return Variant.from_dict(self.variant)
+
+    @property
+    def group_name(self):
+        """The channel-layer group of every page that shows this game."""
+        return f"game-{self.pk}"
+
+    @property
+    def is_over(self):
+        return self.status == self.Status.FINISHED
+
+    def board(self, upto=None):
+        """The position after `upto` moves (default: all), rebuilt from the record."""
+        board = Board(self.variant_obj)
+        for square in self.moves.order_by("ply").values_list("square", flat=True)[:upto]:
+            board.push(square)
+        return board
+
+    def seat_of(self, colour):
+        return next((seat for seat in self.seats.all() if seat.colour == colour), None)
+
+
+class Seat(models.Model):
+    """Who plays a colour: a user, a guest (by session token), or the computer."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="seats")
+    colour = models.CharField(max_length=5)
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True,
+                             on_delete=models.SET_NULL, related_name="seats")
+    guest_token = models.CharField(max_length=64, blank=True, db_index=True)
+    guest_name = models.CharField(max_length=40, blank=True)
+    is_computer = models.BooleanField(default=False)
+    left_at = models.DateTimeField(null=True, blank=True, help_text="set when the player left: the computer plays on")
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["game", "colour"], name="one_seat_per_colour"),
+        ]
+        ordering = ["game", "id"]
+
+    def __str__(self):
+        return f"{self.colour}: {self.display_name}"
+
+    @property
+    def display_name(self):
+        if self.is_computer:
+            return _("Computer")
+        if self.user_id:
+            return getattr(self.user, "display_name", "") or self.user.get_username()
+        return self.guest_name or _("Guest")
+
+    @property
+    def played_by_computer(self):
+        """The computer moves for this seat: a computer seat, or a player who left."""
+        return self.is_computer or self.left_at is not None
+
+    def belongs_to(self, viewer):
+        if self.is_computer:
+            return False
+        if self.user_id is not None:
+            return viewer.user is not None and viewer.user.pk == self.user_id
+        return bool(self.guest_token) and self.guest_token == viewer.guest_token
+
+
+class Move(models.Model):
+    class MadeBy(models.TextChoices):
+        PLAYER = "player", _("the player")
+        COMPUTER = "computer", _("the computer")
+        TIMEOUT = "timeout", _("the computer, for a player out of time")
+        LEAVER = "leaver", _("the computer, for a player who left")
+        AUTO = "auto", _("automatic pass")
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="moves")
+    ply = models.PositiveIntegerField(help_text="1 for the first move")
+    colour = models.CharField(max_length=5)
+    square = models.CharField(max_length=4, help_text="square name, or 'pass'")
+    flips = models.JSONField(default=list, blank=True)
+    made_by = models.CharField(max_length=8, choices=MadeBy.choices, default=MadeBy.PLAYER)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            # A move is applied exactly once, whoever submits it twice.
+            models.UniqueConstraint(fields=["game", "ply"], name="one_move_per_ply"),
+        ]
+        ordering = ["game", "ply"]
+
+    def __str__(self):
+        return f"{self.ply}. {self.colour} {self.square}"
+
+    @property
+    def is_pass(self):
+        return self.square == "pass"

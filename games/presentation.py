@@ -1,0 +1,157 @@
+"""What the templates draw: boards, players and results as plain values, translated.
+
+The same board template draws the live game, the review and the rules pages'
+start positions, from `board_view`.
+"""
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+
+from games import Variant
+
+COLOUR_NAMES = {
+    "black": gettext_lazy("Black"),
+    "white": gettext_lazy("White"),
+    "red": gettext_lazy("Red"),
+    "green": gettext_lazy("Green"),
+    "neutral": gettext_lazy("neutral"),
+}
+BOARD_NAMES = {
+    "6x6": gettext_lazy("6×6"),
+    "8x8": gettext_lazy("8×8"),
+    "10x10": gettext_lazy("10×10"),
+    "octagon": gettext_lazy("Octagon"),
+}
+
+
+def colour_name(colour):
+    return str(COLOUR_NAMES.get(colour, colour))
+
+
+def variant_label(variant):
+    """'8×8 · 2 players · Anti', translated (Variant.label is the English one)."""
+    if isinstance(variant, dict):
+        variant = Variant.from_dict(variant)
+    parts = [str(BOARD_NAMES[variant.board]), _("%(n)d players") % {"n": variant.players}]
+    if variant.anti:
+        parts.append(_("Anti"))
+    if variant.free_opening:
+        parts.append(_("Free opening"))
+    if variant.blocked:
+        parts.append(_("%(n)d blocked squares") % {"n": len(variant.blocked)})
+    if variant.handicap:
+        parts.append(_("handicap: %(n)d corners to %(colour)s")
+                     % {"n": variant.handicap, "colour": colour_name(variant.handicap_colour)})
+    return " · ".join(parts)
+
+
+def board_view(board, *, last_move=None, flips=(), show_legal=True):
+    """Rows of cells for templates/games/includes/board.html.
+
+    Every cell: name, stone ('' when empty), removed, legal, last, flipped and an
+    aria-label such as "d3, empty, legal move".
+    """
+    geometry = board.geometry
+    stones = board.stones()
+    legal = set()
+    if show_legal and not board.is_game_over():
+        legal = {move for move in board.legal_moves if move != "pass"}
+    flipped = set(flips)
+    rows = []
+    for row in range(geometry.height):
+        cells = []
+        for col in range(geometry.width):
+            name = f"{chr(97 + col)}{row + 1}"
+            removed = not geometry.is_playable(name)
+            stone = stones.get(name, "")
+            parts = [name]
+            if removed:
+                parts.append(_("not part of the board"))
+            else:
+                parts.append(colour_name(stone) if stone else _("empty"))
+                if name in legal:
+                    parts.append(_("legal move"))
+                if name == last_move:
+                    parts.append(_("last move"))
+                if name in flipped:
+                    parts.append(_("just flipped"))
+            cells.append({
+                "name": name, "stone": stone, "removed": removed, "legal": name in legal,
+                "last": name == last_move, "flipped": name in flipped, "label": ", ".join(parts),
+            })
+        rows.append({"number": row + 1, "cells": cells})
+    return {
+        "rows": rows,
+        "columns": [chr(97 + col) for col in range(geometry.width)],
+        "width": geometry.width,
+        "board": board.variant.board,
+    }
+
+
+def counts_view(board):
+    """[(colour, name, stones)] in turn order."""
+    counts = board.counts()
+    return [{"colour": c, "name": colour_name(c), "stones": counts[c]} for c in board.colours]
+
+
+def move_sentence(move):
+    """'Black played d3 and flipped 2 stones.' / 'White has no move and passes.'"""
+    who = colour_name(move.colour)
+    if move.is_pass:
+        return _("%(who)s has no move and passes.") % {"who": who}
+    flips = len(move.flips)
+    if flips == 0:
+        return _("%(who)s played %(square)s.") % {"who": who, "square": move.square}
+    return _("%(who)s played %(square)s and flipped %(n)d.") % {"who": who, "square": move.square, "n": flips}
+
+
+def result_sentence(game):
+    """'Black wins 40–24.' or 'Draw, 32–32.' with the official score (RULES §4, §8)."""
+    if not game.is_over:
+        return ""
+    order = [c for c in Variant.from_dict(game.variant).colours]
+    score = "–".join(str(game.score.get(c, 0)) for c in order)
+    if game.winner:
+        sentence = _("%(who)s wins %(score)s.") % {"who": colour_name(game.winner), "score": score}
+    else:
+        sentence = _("Draw, %(score)s.") % {"score": score}
+    if game.forfeited:
+        leavers = ", ".join(colour_name(c) for c in game.forfeited)
+        sentence += " " + _("Forfeit: %(who)s left the table.") % {"who": leavers}
+    return sentence
+
+
+def game_state(game):
+    """Everything the live game fragment shows, for every page that shows it."""
+    from games import Board
+
+    moves = list(game.moves.order_by("ply"))
+    board = Board(game.variant_obj)
+    for move in moves:
+        board.push(move.square)
+    seats = list(game.seats.all())
+    last = next((m for m in reversed(moves) if not m.is_pass), None)
+    passes = [m for m in moves[moves.index(last) + 1:]] if last else [m for m in moves if m.is_pass]
+    to_move = next((s for s in seats if s.colour == game.turn), None)
+    thinking = game.status == game.Status.PLAYING and to_move is not None and to_move.played_by_computer
+    human = next((s for s in seats if not s.is_computer), None)
+    can_undo = (
+        game.kind == game.Kind.COMPUTER and human is not None and not thinking
+        and any(m.colour == human.colour and m.made_by != m.MadeBy.AUTO for m in moves)
+    )
+    announcement = " ".join(move_sentence(m) for m in ([last] if last else []) + passes)
+    if game.is_over:
+        announcement = (announcement + " " + result_sentence(game)).strip()
+    return {
+        "game": game,
+        "board": board_view(board, last_move=last.square if last else None,
+                            flips=last.flips if last else (), show_legal=game.status == game.Status.PLAYING),
+        "counts": counts_view(board),
+        "seats": seats,
+        "turn_name": colour_name(game.turn) if game.turn else "",
+        "thinking": thinking,
+        "passes": [move_sentence(m) for m in passes],
+        "can_undo": can_undo,
+        "result": result_sentence(game),
+        "announcement": announcement,
+        "moves_count": len([m for m in moves if not m.is_pass]),
+    }

@@ -1,0 +1,7 @@
+from django.urls import path
+
+from games.consumers import GameConsumer
+
+websocket_urlpatterns = [
+    path("ws/games/<str:public_id>/", GameConsumer.as_asgi()),
+]

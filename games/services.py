@@ -1,0 +1,291 @@
+"""The only code that changes a stored game.
+
+Humans (over HTTP), computer moves and time-outs (Celery tasks) all go through
+`play_move`, so a move is validated, recorded and announced one way. A move is
+applied exactly once: a conditional update on the expected ply (0 rows: stale or
+repeated) inside the transaction that writes the move, with a unique (game, ply)
+underneath. After commit the new state is pushed to every page showing the game
+and whatever comes next (a computer move, a time-out) is scheduled.
+"""
+import random
+import secrets
+from dataclasses import dataclass
+from datetime import timedelta
+
+from django.conf import settings
+from django.db import transaction
+from django.db.models import F
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from games import Board, IllegalMoveError, InvalidVariantError, Variant, draw_blocked
+from games.models import Game, Level, Move, Seat
+
+GUEST_TOKEN_KEY = "guest_token"
+
+
+class GameError(Exception):
+    """A request the game refuses; the message is for the player. Nothing changed."""
+
+    status = 400
+
+
+class StaleMove(GameError):
+    """The game moved on (another tab, a double click, a retried request)."""
+
+    status = 409
+
+
+class NotYourTurn(GameError):
+    status = 403
+
+
+@dataclass(frozen=True)
+class Viewer:
+    """Who is asking: a signed-in user and/or a guest's session token."""
+
+    user: object = None
+    guest_token: str = ""
+
+    @classmethod
+    def from_request(cls, request, create=True):
+        token = request.session.get(GUEST_TOKEN_KEY, "")
+        if not token and create:
+            token = secrets.token_urlsafe(24)
+            request.session[GUEST_TOKEN_KEY] = token
+        user = request.user if request.user.is_authenticated else None
+        return cls(user=user, guest_token=token)
+
+    @classmethod
+    def from_scope(cls, scope):
+        user = scope.get("user")
+        session = scope.get("session")
+        token = session.get(GUEST_TOKEN_KEY, "") if session is not None else ""
+        return cls(user=user if getattr(user, "is_authenticated", False) else None, guest_token=token)
+
+    def seat_in(self, game):
+        return next((seat for seat in game.seats.all() if seat.belongs_to(self)), None)
+
+    def games(self):
+        """Every game this viewer has a seat in."""
+        from django.db.models import Q
+
+        mine = Q(seats__guest_token=self.guest_token) if self.guest_token else Q(pk__in=[])
+        if self.user is not None:
+            mine |= Q(seats__user=self.user)
+        return Game.objects.filter(mine).distinct()
+
+
+# -- creating games ----------------------------------------------------------
+
+def build_variant(*, board="8x8", players=2, anti=False, free_opening=False, blocked=0,
+                  handicap=0, handicap_colour="white", rng=None):
+    """A Variant from form values, with `blocked` a count (drawn now) or squares.
+
+    Raises InvalidVariantError naming the broken rule.
+    """
+    fields = dict(board=board, players=players, anti=anti, free_opening=free_opening,
+                  handicap=handicap, handicap_colour=handicap_colour)
+    Variant(**fields)  # the options themselves first, so their error is the one shown
+    if isinstance(blocked, int):
+        squares = draw_blocked(board, blocked, rng or random.SystemRandom(), avoid_corners=handicap > 0) if blocked else ()
+    else:
+        squares = tuple(blocked)
+    return Variant(**fields, blocked=squares)
+
+
+def create_computer_game(viewer, variant, level=Level.NORMAL, rng=None):
+    """A game against the computer; the visitor's colour (seat) is drawn at random."""
+    rng = rng or random.SystemRandom()
+    colours = variant.colours
+    human = rng.choice(colours)
+    with transaction.atomic():
+        game = Game.objects.create(
+            kind=Game.Kind.COMPUTER, variant=variant.to_dict(), level=level,
+            status=Game.Status.PLAYING, turn=Board(variant).turn,
+        )
+        Seat.objects.bulk_create(
+            Seat(game=game, colour=colour, is_computer=colour != human,
+                 user=viewer.user if colour == human else None,
+                 guest_token=viewer.guest_token if colour == human else "")
+            for colour in colours
+        )
+        transaction.on_commit(lambda: game_changed(game.pk))
+    return game
+
+
+# -- moving ------------------------------------------------------------------
+
+def play_move(game, square, *, expected_ply, viewer=None, made_by=Move.MadeBy.PLAYER):
+    """Play `square` for the side to move, exactly once.
+
+    `viewer` is checked to own the seat to move (None for the computer acting for
+    a seat). Passes that follow automatically are recorded in the same commit.
+    """
+    square = str(square).strip().lower()
+    with transaction.atomic():
+        game = Game.objects.select_for_update().get(pk=game.pk)
+        if game.status != Game.Status.PLAYING:
+            raise GameError(_("This game is over.") if game.is_over else _("This game has not started yet."))
+        if expected_ply != game.ply:
+            raise StaleMove(_("The game has moved on; here is the current position."))
+        board = game.board()
+        seat = game.seat_of(board.turn)
+        if viewer is not None and (seat is None or not seat.belongs_to(viewer)):
+            raise NotYourTurn(_("It is not your turn."))
+        if viewer is not None and seat.played_by_computer:
+            raise NotYourTurn(_("The computer plays this seat now."))
+        colour = board.turn
+        try:
+            board.push(square)
+        except IllegalMoveError:
+            raise GameError(_("%(square)s is not a legal move.") % {"square": square}) from None
+        records = [Move(game=game, ply=game.ply + 1, colour=colour, square=square,
+                        flips=board.last_flips, made_by=made_by)]
+        while board.legal_moves == ["pass"]:  # a two-player side with no move passes by itself
+            records.append(Move(game=game, ply=game.ply + len(records) + 1, colour=board.turn,
+                                square="pass", made_by=Move.MadeBy.AUTO))
+            board.push("pass")
+        changes = _state_after(game, board)
+        updated = Game.objects.filter(pk=game.pk, ply=expected_ply, status=Game.Status.PLAYING).update(
+            ply=expected_ply + len(records), version=F("version") + 1, updated_at=timezone.now(), **changes)
+        if updated != 1:
+            raise StaleMove(_("The game has moved on; here is the current position."))
+        Move.objects.bulk_create(records)
+        transaction.on_commit(lambda: game_changed(game.pk))
+    game.refresh_from_db()
+    return game
+
+
+def _state_after(game, board):
+    """The Game fields that follow from the position `board` reached."""
+    outcome = board.outcome()
+    if outcome is None:
+        next_seat = game.seat_of(board.turn)
+        deadline = None
+        if game.kind == Game.Kind.TABLE and next_seat is not None and not next_seat.played_by_computer:
+            deadline = timezone.now() + timedelta(seconds=settings.MOVE_TIME_LIMIT)
+        return {"turn": board.turn, "deadline": deadline}
+    return {
+        "turn": "", "deadline": None, "status": Game.Status.FINISHED,
+        "ending": Game.Ending.FORFEIT if game.forfeited else Game.Ending.NORMAL,
+        "winner": _winner_with_forfeits(game, outcome) or "",
+        "counts": outcome.counts, "score": outcome.score, "finished_at": timezone.now(),
+    }
+
+
+def _winner_with_forfeits(game, outcome):
+    """Who wins once leavers rank last (RULES §11): the best ranked who stayed."""
+    if not game.forfeited:
+        return outcome.winner
+    for group in outcome.ranking:
+        stayed = [colour for colour in group if colour not in game.forfeited]
+        if stayed:
+            return stayed[0] if len(stayed) == 1 else None
+    return None
+
+
+def undo(game, viewer, *, expected_ply):
+    """Take back the viewer's last move and every computer answer after it."""
+    with transaction.atomic():
+        game = Game.objects.select_for_update().get(pk=game.pk)
+        if game.kind != Game.Kind.COMPUTER:
+            raise GameError(_("Moves cannot be taken back at an online table."))
+        if expected_ply != game.ply:
+            raise StaleMove(_("The game has moved on; here is the current position."))
+        seat = viewer.seat_in(game)
+        if seat is None:
+            raise NotYourTurn(_("This is not your game."))
+        if game.status == Game.Status.PLAYING and game.turn != seat.colour:
+            raise GameError(_("Wait for the computer's move before taking back."))
+        last = game.moves.filter(colour=seat.colour).exclude(made_by=Move.MadeBy.AUTO).order_by("-ply").first()
+        if last is None:
+            raise GameError(_("There is no move of yours to take back."))
+        keep = last.ply - 1
+        updated = Game.objects.filter(pk=game.pk, ply=expected_ply).update(
+            ply=keep, turn=seat.colour, status=Game.Status.PLAYING, deadline=None,
+            ending=Game.Ending.NONE, winner="", counts={}, score={}, finished_at=None,
+            version=F("version") + 1, updated_at=timezone.now())
+        if updated != 1:
+            raise StaleMove(_("The game has moved on; here is the current position."))
+        game.moves.filter(ply__gt=keep).delete()
+        transaction.on_commit(lambda: game_changed(game.pk))
+    game.refresh_from_db()
+    return game
+
+
+def set_level(game, viewer, level):
+    """The computer's level for its next move (against the computer: the visitor's menu)."""
+    if level not in Level.values:
+        raise GameError(_("Choose Easy, Normal or Hard."))
+    if game.kind != Game.Kind.COMPUTER or viewer.seat_in(game) is None:
+        raise NotYourTurn(_("Only the player can change the computer's level."))
+    Game.objects.filter(pk=game.pk).update(level=level, version=F("version") + 1)
+    game.refresh_from_db()
+    transaction.on_commit(lambda: game_changed(game.pk, schedule=False))
+    return game
+
+
+def computer_move(game_id, ply):
+    """Move for the seat to move if the computer plays it (a Celery task calls this).
+
+    Does nothing when the game moved on from `ply` or a human is to move.
+    """
+    from games.ai import choose_move
+
+    game = Game.objects.filter(pk=game_id, ply=ply, status=Game.Status.PLAYING).first()
+    if game is None:
+        return None
+    board = game.board()
+    seat = game.seat_of(board.turn)
+    if seat is None or not seat.played_by_computer:
+        return None
+    square = choose_move(board, game.level, time_limit=COMPUTER_TIME[game.level])
+    made_by = Move.MadeBy.LEAVER if seat.left_at else Move.MadeBy.COMPUTER
+    try:
+        return play_move(game, square, expected_ply=ply, made_by=made_by)
+    except StaleMove:
+        return None
+
+
+def timeout_move(game_id, ply):
+    """The player to move at `ply` is past the deadline: the computer moves for them."""
+    from games.ai import choose_move
+
+    game = Game.objects.filter(pk=game_id, ply=ply, status=Game.Status.PLAYING,
+                               deadline__lte=timezone.now()).first()
+    if game is None:
+        return None
+    board = game.board()
+    square = choose_move(board, game.level, time_limit=COMPUTER_TIME[game.level])
+    try:
+        return play_move(game, square, expected_ply=ply, made_by=Move.MadeBy.TIMEOUT)
+    except StaleMove:
+        return None
+
+
+# Seconds the computer may think per move, by level.
+COMPUTER_TIME = {Level.EASY: 0.3, Level.NORMAL: 0.6, Level.HARD: 2.0}
+# A pause before a computer move that follows another computer move, so a player
+# can follow three computer turns in a row.
+COMPUTER_PACE = 0.6
+
+
+# -- after every change --------------------------------------------------------
+
+def game_changed(game_id, schedule=True):
+    """After commit: push the new state to every page, then schedule what is next."""
+    from games import broadcast, tasks
+
+    game = Game.objects.get(pk=game_id)
+    broadcast.send_state(game)
+    if not schedule or game.status != Game.Status.PLAYING:
+        return
+    seat = game.seat_of(game.turn)
+    if seat is not None and seat.played_by_computer:
+        last = game.moves.exclude(made_by=Move.MadeBy.AUTO).order_by("-ply").first()
+        pace = COMPUTER_PACE if last is not None and last.made_by != Move.MadeBy.PLAYER else 0
+        tasks.computer_move.apply_async((game.pk, game.ply), countdown=pace)
+    elif game.deadline is not None:
+        tasks.move_timeout.apply_async((game.pk, game.ply), eta=game.deadline)
+

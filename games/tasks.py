@@ -1,0 +1,50 @@
+"""Celery tasks: thin wrappers that re-read the game and do nothing if it moved on."""
+import logging
+from datetime import timedelta
+
+from celery import shared_task
+from django.utils import timezone
+
+from games import services
+from games.models import Game
+
+log = logging.getLogger(__name__)
+
+
+@shared_task(name="games.computer_move", acks_late=True)
+def computer_move(game_id, ply):
+    """The computer moves for the seat to move at `ply` (a computer seat or a leaver)."""
+    game = services.computer_move(game_id, ply)
+    return game.ply if game else None
+
+
+@shared_task(name="games.move_timeout", acks_late=True)
+def move_timeout(game_id, ply):
+    """The player to move at `ply` ran out of time: the computer moves for them."""
+    game = services.timeout_move(game_id, ply)
+    return game.ply if game else None
+
+
+@shared_task(name="games.sweep_overdue")
+def sweep_overdue():
+    """Safety net for lost tasks (a killed worker, a restarted broker): time out every
+    overdue player, and re-enqueue computer moves that have waited too long."""
+    now = timezone.now()
+    playing = Game.objects.filter(status=Game.Status.PLAYING)
+    handled = 0
+    for game_id, ply in playing.filter(deadline__lt=now).values_list("pk", "ply"):
+        if services.timeout_move(game_id, ply):
+            handled += 1
+    stuck = playing.filter(deadline__isnull=True, updated_at__lt=now - timedelta(seconds=STUCK_AFTER))
+    for game in stuck:
+        seat = game.seat_of(game.turn)
+        if seat is not None and seat.played_by_computer:
+            computer_move.delay(game.pk, game.ply)
+            handled += 1
+    if handled:
+        log.info("sweep: acted on %d games", handled)
+    return handled
+
+
+# A computer move normally comes within seconds; one older than this was lost.
+STUCK_AFTER = 30

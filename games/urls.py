@@ -1,0 +1,13 @@
+from django.urls import path
+
+from games import views
+
+urlpatterns = [
+    path("play/", views.play, name="play"),
+    path("play/<str:public_id>/", views.game_page, name="play_game"),
+    path("play/<str:public_id>/move/", views.move, name="play_move"),
+    path("play/<str:public_id>/undo/", views.undo, name="play_undo"),
+    path("play/<str:public_id>/level/", views.level, name="play_level"),
+    path("play/<str:public_id>/again/", views.play_again, name="play_again"),
+    path("games/", views.my_games, name="my_games"),
+]

@@ -1,0 +1,163 @@
+"""Playing against the computer: the setup form, the game page and its actions.
+
+Views stay thin: they find the game and the viewer, call games.services, and
+answer htmx requests with the state fragment (errors included, nothing changed)
+or, without JavaScript, redirect back to the game page.
+"""
+from django.contrib import messages
+from django.core.paginator import Paginator
+from django.http import Http404, HttpResponse
+from django.shortcuts import redirect, render
+from django.template.loader import render_to_string
+from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+
+from games import services
+from games.access import can_watch
+from games.broadcast import render_state
+from games.forms import LevelForm, PlayForm
+from games.models import Game, Level
+from games.presentation import colour_name, game_state, variant_label
+from games.services import GameError, Viewer
+
+
+def find_game(request, public_id):
+    """The game, if this viewer may see it; 404 otherwise (existence is not revealed)."""
+    game = Game.objects.filter(public_id=public_id).first()
+    viewer = Viewer.from_request(request)
+    if game is None or not can_watch(game, viewer):
+        raise Http404("No such game.")
+    return game, viewer
+
+
+@require_http_methods(["GET", "POST"])
+def play(request):
+    """The setup form (prefilled from the query string) and starting a game."""
+    if request.method == "POST":
+        form = PlayForm(request.POST)
+        if form.is_valid():
+            game = services.create_computer_game(
+                Viewer.from_request(request), form.cleaned_data["variant"], form.cleaned_data["level"])
+            return redirect("play_game", public_id=game.public_id)
+        status = 400
+    else:
+        form = PlayForm(initial=PlayForm.initial_from_query(request.GET))
+        status = 200
+    viewer = Viewer.from_request(request, create=False)
+    unfinished = [
+        {"game": game, "label": variant_label(game.variant)}
+        for game in viewer.games().filter(kind=Game.Kind.COMPUTER, status=Game.Status.PLAYING)[:5]
+    ]
+    return render(request, "games/play.html", {"form": form, "unfinished": unfinished}, status=status)
+
+
+@require_GET
+def game_page(request, public_id):
+    game, viewer = find_game(request, public_id)
+    seat = viewer.seat_in(game)
+    context = game_state(game)
+    context.update(
+        seat=seat,
+        my_colour=seat.colour if seat else "",
+        my_colour_name=colour_name(seat.colour) if seat else "",
+        variant_label=variant_label(game.variant),
+        level_form=LevelForm(initial={"level": game.level}),
+        levels=Level.choices,
+        new_game_query=PlayForm.query_for(game.variant_obj, game.level),
+    )
+    return render(request, "games/game.html", context)
+
+
+def respond(request, game, error=None):
+    """htmx: the state fragment plus the message line. Plain form posts: redirect."""
+    if not request.htmx:
+        if error:
+            messages.error(request, str(error))
+        return redirect("play_game", public_id=game.public_id)
+    html = render_state(game) + render_to_string("games/includes/message.html", {"error": error})
+    return HttpResponse(html, status=error.status if error else 200)
+
+
+def expected_ply(request):
+    try:
+        return int(request.POST.get("ply", ""))
+    except ValueError:
+        raise GameError(_("The move came without the position it was meant for; reload the page.")) from None
+
+
+@require_POST
+def move(request, public_id):
+    game, viewer = find_game(request, public_id)
+    try:
+        game = services.play_move(game, request.POST.get("square", ""),
+                                  expected_ply=expected_ply(request), viewer=viewer)
+    except GameError as error:
+        game.refresh_from_db()
+        return respond(request, game, error)
+    return respond(request, game)
+
+
+@require_POST
+def undo(request, public_id):
+    game, viewer = find_game(request, public_id)
+    try:
+        game = services.undo(game, viewer, expected_ply=expected_ply(request))
+    except GameError as error:
+        game.refresh_from_db()
+        return respond(request, game, error)
+    return respond(request, game)
+
+
+@require_POST
+def level(request, public_id):
+    game, viewer = find_game(request, public_id)
+    form = LevelForm(request.POST)
+    try:
+        if not form.is_valid():
+            raise GameError(_("Choose Easy, Normal or Hard."))
+        game = services.set_level(game, viewer, form.cleaned_data["level"])
+    except GameError as error:
+        return respond(request, game, error)
+    if request.htmx:
+        return HttpResponse(status=204)
+    return redirect("play_game", public_id=game.public_id)
+
+
+@require_POST
+def play_again(request, public_id):
+    """New Game: the same variant (blocked squares drawn again), colours drawn again."""
+    game, viewer = find_game(request, public_id)
+    variant = game.variant_obj
+    fresh = services.build_variant(**{**variant.to_dict(), "blocked": len(variant.blocked)})
+    new = services.create_computer_game(viewer, fresh, game.level)
+    return redirect("play_game", public_id=new.public_id)
+
+
+@require_GET
+def my_games(request):
+    viewer = Viewer.from_request(request, create=False)
+    games = viewer.games().prefetch_related("seats__user")
+    page = Paginator(games, 20).get_page(request.GET.get("page"))
+    rows = []
+    for game in page:
+        seat = viewer.seat_in(game)
+        rows.append({
+            "game": game,
+            "variant": variant_label(game.variant),
+            "colour": colour_name(seat.colour) if seat else "",
+            "opponents": [s.display_name for s in game.seats.all() if s != seat],
+            "outcome": outcome_for(game, seat),
+            "url": reverse("play_game", args=[game.public_id]),
+        })
+    return render(request, "games/my_games.html", {"page": page, "rows": rows})
+
+
+def outcome_for(game, seat):
+    if not game.is_over:
+        return _("playing")
+    if not game.winner:
+        return _("draw")
+    if seat is not None and seat.colour == game.winner:
+        return _("won")
+    return _("lost") if seat is not None else _("%(who)s won") % {"who": colour_name(game.winner)}

@@ -1,0 +1,63 @@
+// Keyboard play on the board: arrow keys move a cursor over the squares (one
+// focusable square at a time), Enter or Space plays the square under it. After
+// each server update the cursor stays where it was.
+(function () {
+  "use strict";
+  var cursor = null; // name of the square under the cursor
+
+  function cells(board) { return Array.prototype.slice.call(board.querySelectorAll("button.cell")); }
+
+  function place(board, name, focus) {
+    var all = cells(board), target = null;
+    all.forEach(function (cell) {
+      cell.tabIndex = -1;
+      if (cell.dataset.square === name && !cell.disabled) target = cell;
+    });
+    target = target || board.querySelector("button.cell.legal") || all.filter(function (c) { return !c.disabled; })[0];
+    if (!target) return;
+    target.tabIndex = 0;
+    cursor = target.dataset.square;
+    if (focus) target.focus();
+  }
+
+  function step(board, from, dx, dy) {
+    var width = Number(board.dataset.width), all = cells(board);
+    var index = all.indexOf(from), col = index % width, row = Math.floor(index / width);
+    var rows = all.length / width;
+    for (;;) {
+      col += dx; row += dy;
+      if (col < 0 || col >= width || row < 0 || row >= rows) return from;
+      var next = all[row * width + col];
+      if (!next.disabled) return next; // removed squares are skipped
+    }
+  }
+
+  var moves = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] };
+
+  document.addEventListener("keydown", function (event) {
+    var cell = event.target.closest && event.target.closest(".board button.cell");
+    if (!cell || !moves[event.key]) return;
+    event.preventDefault();
+    var board = cell.closest(".board"), d = moves[event.key];
+    place(board, step(board, cell, d[0], d[1]).dataset.square, true);
+  });
+
+  document.addEventListener("focusin", function (event) {
+    var cell = event.target.closest && event.target.closest(".board button.cell");
+    if (cell) cursor = cell.dataset.square;
+  });
+
+  function refresh() {
+    var board = document.querySelector("#game-state .board");
+    if (!board) return;
+    var hadFocus = document.activeElement === document.body || (document.activeElement && document.activeElement.closest && document.activeElement.closest("#game-state"));
+    place(board, cursor, Boolean(hadFocus && cursor));
+  }
+
+  document.addEventListener("DOMContentLoaded", function () {
+    var board = document.querySelector("#game-state .board");
+    if (board) place(board, null, false);
+  });
+  document.addEventListener("htmx:oobAfterSwap", refresh);
+  document.addEventListener("htmx:wsAfterMessage", refresh);
+})();
