@@ -1,0 +1,177 @@
+"""choose_move: legal in every variant, deterministic with a seed, tactics."""
+
+import time
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from games import Board, Variant
+from games.ai import analyse, choose_move
+from games.ai.bitboard import tables
+from games.ai.endgame import EndgameSolver
+
+from .conftest import make_variant, random_board
+
+variants = st.builds(
+    make_variant,
+    board=st.sampled_from(["6x6", "8x8", "10x10", "octagon"]),
+    players=st.sampled_from([2, 2, 3, 4]),
+    anti=st.booleans(),
+    free_opening=st.booleans(),
+    blocked=st.sampled_from([0, 0, 2, 4, 6, 8]),
+    handicap=st.sampled_from([0, 0, 1, 2, 3, 4]),
+    seed=st.integers(0, 1000),
+).filter(lambda v: v is not None)
+
+
+@settings(max_examples=250, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(variant=variants, plies=st.integers(0, 80), seed=st.integers(0, 10**6),
+       level=st.sampled_from(["easy", "normal", "hard"]), limited=st.booleans())
+def test_always_a_legal_move(variant, plies, seed, level, limited):
+    board = random_board(variant, plies, seed)
+    if board.is_game_over():
+        with pytest.raises(ValueError):
+            choose_move(board, level)
+        assert analyse(board, time_limit=0.05) == []
+        return
+    time_limit = 0.05 if limited or level == "hard" else None
+    move = choose_move(board, level, time_limit=time_limit, seed=seed)
+    assert move in board.legal_moves
+    board.push(move)  # the rules library accepts it
+
+
+@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(variant=variants, plies=st.integers(0, 100), seed=st.integers(0, 10**6))
+def test_analyse_covers_every_legal_move(variant, plies, seed):
+    board = random_board(variant, plies, seed)
+    result = analyse(board, time_limit=0.1)
+    assert sorted(m for m, _ in result) == sorted(board.legal_moves)
+    values = [v for _, v in result]
+    assert values == sorted(values, reverse=True)
+    assert all(isinstance(v, float) for v in values)
+
+
+def test_pass_is_returned_when_forced():
+    import random
+
+    for seed in range(300):
+        rng = random.Random(seed)
+        board = Board(Variant(board="6x6"))
+        while not board.is_game_over() and board.legal_moves != ["pass"]:
+            board.push(rng.choice(board.legal_moves))
+        if board.legal_moves == ["pass"]:
+            for level in ("easy", "normal", "hard"):
+                assert choose_move(board, level, time_limit=0.1) == "pass"
+            assert [m for m, _ in analyse(board, time_limit=0.1)] == ["pass"]
+            return
+    pytest.fail("no forced pass found")
+
+
+def test_unknown_level_is_refused():
+    with pytest.raises(ValueError):
+        choose_move(Board(Variant()), "grandmaster")
+
+
+@pytest.mark.parametrize("variant", [Variant(), Variant(board="octagon", players=3), Variant(anti=True)])
+def test_same_seed_same_move(variant):
+    for seed in range(6):
+        board = random_board(variant, 20, seed)
+        for level in ("easy", "normal"):
+            a = choose_move(board, level, seed=seed)
+            b = choose_move(board.copy(), level, seed=seed)
+            assert a == b
+
+
+def test_easy_varies_with_the_seed_normal_does_not():
+    board = random_board(Variant(), 12, 3)
+    easy = {choose_move(board, "easy", seed=s) for s in range(30)}
+    normal = {choose_move(board, "normal", seed=s) for s in range(3)}
+    assert len(easy) > 1
+    assert len(normal) == 1
+
+
+def test_hard_depth_limited_is_deterministic():
+    from games.ai.levels import evaluator
+    from games.ai.search import Searcher
+
+    board = random_board(Variant(), 16, 8)
+    geo = tables(board.geometry)
+    t = board.turn_index
+    P, O = board.bits[t], board.bits[1 - t]
+    results = {Searcher(geo, evaluator(geo, False)).iterate(P, O, max_depth=5)[:2] for _ in range(2)}
+    assert len(results) == 1
+
+
+@pytest.mark.parametrize("level", ["easy", "normal", "hard"])
+def test_obvious_corner_is_taken(level):
+    # both sides can take a1 (black over b2, white over b1): black must take it
+    text = """
+        . X O . . . . .
+        . O X . . . . .
+        . . X O O . . .
+        . . O O O X . .
+        . . . O X X . .
+        . . . O O O . .
+        . . . . . . . .
+        . . . . . . . .
+    """
+    board = Board.parse(text, Variant(), turn="black")
+    assert "a1" in board.legal_moves
+    assert "a1" in Board.parse(text, Variant(), turn="white").legal_moves
+    for seed in range(3):
+        assert choose_move(board, level, time_limit=0.5, seed=seed) == "a1"
+
+
+@pytest.mark.parametrize("level", ["normal", "hard"])
+@pytest.mark.parametrize("variant", [Variant(), Variant(anti=True), Variant(board="octagon")])
+def test_won_endgame_is_never_thrown_away(level, variant):
+    """From won positions with 10 empties, the computer keeps the win against
+    the opponent's best defence (the exact solver plays the other side)."""
+    checked = 0
+    for seed in range(40):
+        board = random_board(variant, 0, 0)
+        import random
+
+        rng = random.Random(seed)
+        g = board.geometry
+        while not board.is_game_over() and g.playable_count - board.occupied.bit_count() > 10:
+            board.push(rng.choice(board.legal_moves))
+        if board.is_game_over() or board.legal_moves == ["pass"]:
+            continue
+        geo = tables(g)
+        t = board.turn_index
+        value, _ = EndgameSolver(geo, anti=variant.anti).solve(board.bits[t], board.bits[1 - t])
+        if value <= 0:
+            continue
+        me = board.turn
+        while not board.is_game_over():
+            if board.turn == me:
+                board.push(choose_move(board, level, time_limit=0.5, seed=seed))
+            else:
+                legal = board.legal_moves
+                if legal == ["pass"]:
+                    board.push("pass")
+                    continue
+                u = board.turn_index
+                sq = EndgameSolver(geo, anti=variant.anti).solve(board.bits[u], board.bits[1 - u])[1]
+                board.push(geo.name(sq))
+        assert board.outcome().winner == me
+        checked += 1
+        if checked == 2:
+            break
+    assert checked
+
+
+def test_time_limit_is_kept():
+    """Hard with a 0.3 s limit on midgame positions of several boards; the
+    margin allowed is generous (the machine may be busy)."""
+    for variant, plies in [(Variant(), 20), (Variant(board="10x10"), 30), (Variant(board="octagon", players=4), 20),
+                           (Variant(), 44)]:
+        for seed in range(2):
+            board = random_board(variant, plies, seed)
+            if board.is_game_over():
+                continue
+            t0 = time.monotonic()
+            choose_move(board, "hard", time_limit=0.3, seed=seed)
+            assert time.monotonic() - t0 < 0.3 + 0.25

@@ -1,0 +1,43 @@
+"""Match runner and command line."""
+
+from pathlib import Path
+
+from games import Variant
+from games.ai.cli import main, parse_ids
+from games.ai.match import run_match
+
+
+def test_match_runs_and_rotates_seats():
+    result = run_match(Variant(board="6x6"), "easy", "random", 4, seed=1)
+    assert result.n == 4
+    assert [g.seat_a for g in result.games] == [0, 1, 0, 1]
+    assert result.games[0].moves[:4] == result.games[1].moves[:4]  # same opening, swapped colours
+    assert "easy vs random" in result.summary()
+
+
+def test_multiplayer_match_counts_fair_share():
+    result = run_match(Variant(players=3), "normal", "easy", 3, seed=2)
+    assert [g.seat_a for g in result.games] == [0, 1, 2]
+    assert "fair share 33.3%" in result.summary()
+
+
+def test_solve_command(tmp_path: Path, capsys):
+    f = tmp_path / "pos.txt"
+    f.write_text(
+        "# comment\n"
+        "5 -OOOOO----OXXO-XXXOXOXX-XXOXOXXOXXOOXOOOXXXXOO-OX-XOOO---XXXXX-- X g8 +32 14\n"
+        "20 XXXOXXXXOXXXXXXXOOXXXXXXOOOXXXXXOOOXXOO-OOOOO---OOOOOOO-OOOOOOO- X h5 +6 6\n"
+    )
+    assert main(["solve", str(f), "--ids", "20"]) == 0
+    out = capsys.readouterr().out
+    assert "h5" in out and "+6" in out and " 5 " not in out.splitlines()[1]
+
+
+def test_play_command(capsys):
+    assert main(["play", "--board", "6x6", "--a", "easy", "--b", "random", "--games", "2", "--quiet"]) == 0
+    assert "2 games" in capsys.readouterr().out
+
+
+def test_parse_ids():
+    assert parse_ids("1-3,7") == {"1", "2", "3", "7"}
+    assert parse_ids(None) is None

@@ -1,0 +1,112 @@
+"""The exact solver against plain minimax on the rules library, and on FFO."""
+
+import os
+from pathlib import Path
+
+import pytest
+
+from games import Board
+from games.ai.bitboard import tables
+from games.ai.cli import parse_ffo_line
+from games.ai.endgame import EndgameSolver
+from games.geometry import get_geometry
+
+from .conftest import make_variant, minimax, random_board
+
+CASES = [
+    dict(board="6x6"),
+    dict(board="8x8"),
+    dict(board="8x8", anti=True),
+    dict(board="octagon"),
+    dict(board="10x10", blocked=4, seed=3),
+    dict(board="8x8", blocked=6, seed=5),
+    dict(board="6x6", anti=True, free_opening=True),
+]
+
+
+def endgame_board(variant, empties, seed):
+    """A random position of ``variant`` with about ``empties`` empty squares."""
+    g = variant.geometry
+    board = Board(variant)
+    import random
+
+    rng = random.Random(seed)
+    while not board.is_game_over() and g.playable_count - board.occupied.bit_count() > empties:
+        board.push(rng.choice(board.legal_moves))
+    return board
+
+
+@pytest.mark.parametrize("case", CASES, ids=lambda c: "-".join(f"{k}={v}" for k, v in c.items()))
+def test_solver_matches_minimax(case):
+    variant = make_variant(**case)
+    geo = tables(variant.geometry)
+    for seed in range(6):
+        board = endgame_board(variant, 7, seed)
+        if board.is_game_over():
+            continue
+        t = board.turn_index
+        P, O = board.bits[t], board.bits[1 - t]
+        expected = minimax(board.copy())
+        value, sq = EndgameSolver(geo, anti=variant.anti).solve(P, O)
+        assert value == expected, board.render()
+        if sq is not None:  # the move it names reaches that value
+            b = board.copy()
+            b.push(geo.name(sq))
+            assert -minimax(b) == expected
+        else:
+            assert board.legal_moves == ["pass"]
+        # every move's exact value
+        if board.legal_moves != ["pass"]:
+            values = dict(EndgameSolver(geo, anti=variant.anti).solve_moves(P, O))
+            for m in board.legal_moves:
+                b = board.copy()
+                b.push(m)
+                assert values[geo.index[m]] == -minimax(b)
+
+
+def test_solver_windows_are_bounds():
+    variant = make_variant()
+    geo = tables(variant.geometry)
+    board = endgame_board(variant, 8, 11)
+    t = board.turn_index
+    P, O = board.bits[t], board.bits[1 - t]
+    exact = EndgameSolver(geo).solve(P, O)[0]
+    lo = EndgameSolver(geo).solve(P, O, exact - 1, exact + 1)[0]
+    assert lo == exact
+    high = EndgameSolver(geo).solve(P, O, exact + 2, exact + 4)[0]
+    assert high <= exact + 2  # fail low: an upper bound
+    low = EndgameSolver(geo).solve(P, O, exact - 6, exact - 2)[0]
+    assert low >= exact - 2  # fail high: a lower bound
+
+
+FFO = Path(__file__).resolve().parents[2].parent / "shared" / "data" / "ffo.txt"
+
+
+def _ffo_positions():
+    path = Path(os.environ.get("FFO_FILE", FFO))
+    if not path.exists():
+        return []
+    return [p for p in (parse_ffo_line(line) for line in path.read_text().splitlines()) if p]
+
+
+def _solve_ffo(ident):
+    pos = {p[0]: p for p in _ffo_positions()}
+    if ident not in pos:
+        pytest.skip("ffo.txt not found")
+    _, black, white, side, best, score = pos[ident]
+    P, O = (black, white) if side == "X" else (white, black)
+    geo = tables(get_geometry("8x8"))
+    value, sq = EndgameSolver(geo).solve(P, O)
+    assert value == score
+    assert geo.name(sq) in best
+
+
+@pytest.mark.parametrize("ident", ["5", "7", "20"])
+def test_ffo_quick(ident):
+    _solve_ffo(ident)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("ident", ["1", "2", "4", "6", "17"])
+def test_ffo_more(ident):
+    _solve_ffo(ident)

@@ -1,0 +1,54 @@
+"""The 3-4 player search follows the rules library move for move."""
+
+import random
+
+import pytest
+
+from games import Board
+from games.ai.bitboard import tables
+from games.ai.multiplayer import MultiSearch, legal_squares
+
+from .conftest import make_variant
+
+
+@pytest.mark.parametrize("case", [
+    dict(players=3), dict(players=4), dict(players=3, board="octagon", anti=True),
+    dict(players=4, board="10x10", blocked=8, seed=4), dict(players=3, blocked=2, seed=9),
+])
+def test_moves_and_results_match_board(case):
+    variant = make_variant(**case)
+    geo = tables(variant.geometry)
+    for seed in range(4):
+        rng = random.Random(seed)
+        board = Board(variant)
+        while not board.is_game_over():
+            t = board.turn_index
+            ms = MultiSearch(geo, variant.players, t, anti=variant.anti)
+            m, own, opp, flipping = ms._legal(board.bits, board.neutral, t)
+            assert sorted(geo.name(i) for i in legal_squares(geo, board.bits, board.neutral, t)) == sorted(
+                board.legal_moves)
+            move = rng.choice(board.legal_moves)
+            bits, neutral = ms._play(board.bits, board.neutral, t, 1 << geo.index[move], own, opp, flipping)
+            board.push(move)
+            assert bits == board.bits and neutral == board.neutral
+        t = board.turn_index
+        ms = MultiSearch(geo, variant.players, t, anti=variant.anti)
+        assert not ms._legal(board.bits, board.neutral, t)[0]
+
+
+def test_terminal_value_follows_the_outcome():
+    variant = make_variant(players=3)
+    geo = tables(variant.geometry)
+    rng = random.Random(5)
+    board = Board(variant)
+    while not board.is_game_over():
+        board.push(rng.choice(board.legal_moves))
+    out = board.outcome()
+    for seat, colour in enumerate(board.colours):
+        v = MultiSearch(geo, 3, seat)._terminal(board.bits)
+        if out.winner == colour:
+            assert v > 0
+        elif out.winner is None and colour in out.ranking[0]:
+            assert v == 0
+        else:
+            assert v < 0
