@@ -8,6 +8,8 @@ urlpatterns = [
     path("", TemplateView.as_view(template_name="home.html"), name="home"),
     path("healthz", healthz, name="healthz"),
     path("", include("games.urls")),
+    path("rules/", include("games.rulebook.urls")),
+    path("i18n/", include("django.conf.urls.i18n")),
     path("accounts/", include("accounts.urls")),
     path("admin/", admin.site.urls),
 ]
