@@ -166,3 +166,34 @@ class Move(models.Model):
     @property
     def is_pass(self):
         return self.square == "pass"
+
+
+class GameAnalysis(models.Model):
+    """The computer's opinion of every move of a game (games.analysis writes it).
+
+    `entries` holds one item per ply, in order: for a move the computer weighed,
+    {"best": square, "best_value": stones, "played_value": stones, "loss": stones};
+    for a forced move or a pass {"forced": true}. `history` is the move list that
+    was analysed ("d3 c5 ... pass ..."), so an analysis of a game that changed
+    since (Undo after the end) is recognised as stale.
+    """
+
+    class Status(models.TextChoices):
+        QUEUED = "queued", _("Waiting for a worker")
+        RUNNING = "running", _("Analysing")
+        DONE = "done", _("Done")
+        FAILED = "failed", _("Failed")
+
+    game = models.OneToOneField(Game, on_delete=models.CASCADE, related_name="analysis")
+    status = models.CharField(max_length=8, choices=Status.choices, default=Status.QUEUED)
+    history = models.TextField(blank=True, help_text="the moves analysed, space-separated, passes included")
+    total = models.PositiveIntegerField(default=0, help_text="plies to analyse")
+    done = models.PositiveIntegerField(default=0, help_text="plies analysed so far")
+    entries = models.JSONField(default=list, blank=True)
+    time_limit = models.FloatField(default=0.3, help_text="seconds of search per position")
+    requested_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    def __str__(self):
+        return f"analysis of {self.game_id}: {self.status} {self.done}/{self.total}"
