@@ -4,16 +4,25 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 PIP := $(PY) -m pip
 
-.PHONY: run test migrate chromium
+.PHONY: run test migrate chromium messages
 
-run: $(VENV)/.installed migrate
+run: $(VENV)/.installed migrate messages
 	$(PY) -m config.runsite
 
-test: $(VENV)/.installed-test chromium
+test: $(VENV)/.installed-test chromium messages
 	$(PY) -m pytest $(PYTEST_ARGS)
 
 migrate: $(VENV)/.installed
 	DEBUG=$${DEBUG:-1} $(PY) manage.py migrate --noinput
+
+# Translations: locale/<language>/LC_MESSAGES/django.po are kept in git; their .mo files are
+# compiled here with Babel (a dependency in pyproject.toml), so no GNU gettext is needed.
+MO_FILES := $(patsubst %.po,%.mo,$(wildcard locale/*/LC_MESSAGES/*.po))
+
+messages: $(MO_FILES)
+
+locale/%.mo: locale/%.po $(VENV)/.installed
+	$(VENV)/bin/pybabel --quiet compile --input-file $< --output-file $@
 
 $(VENV)/.installed: pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
