@@ -264,8 +264,9 @@ def timeout_move(game_id, ply):
         return None
 
 
-# Seconds the computer may think per move, by level.
-COMPUTER_TIME = {Level.EASY: 0.3, Level.NORMAL: 0.6, Level.HARD: 2.0}
+# The most the computer may think per move, by level: Easy and Normal search to
+# a fixed depth and usually answer far sooner; Hard uses its whole budget.
+COMPUTER_TIME = {Level.EASY: 1.0, Level.NORMAL: 1.5, Level.HARD: 2.0}
 # A pause before a computer move that follows another computer move, so a player
 # can follow three computer turns in a row.
 COMPUTER_PACE = 0.6
