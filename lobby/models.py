@@ -1,0 +1,56 @@
+"""Online tables: an invite code, a host, public or private, the computer's level,
+and the game played there.
+
+Who sits where is not stored here: the game's Seat rows (games.models.Seat) are
+the one truth of who plays which colour. Seat i of a table is colour i of the
+variant (Black, White, Red, Green), the turn order of RULES §8.
+"""
+import secrets
+
+from django.conf import settings
+from django.db import models
+from django.utils.translation import gettext_lazy as _
+
+from games.models import Game, Level
+
+# No look-alikes (0/O, 1/I/L): 31 symbols, 10 of them make log2(31**10) ≈ 49.5 bits.
+CODE_ALPHABET = "23456789ABCDEFGHJKMNPQRSTUVWXYZ"
+CODE_LENGTH = 10
+
+
+def new_code():
+    return "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
+
+
+def normalise_code(text):
+    """What a person types (spaces, dashes, lower case, a whole share link) to a code."""
+    text = (text or "").strip()
+    if "/" in text:  # a pasted share link: /tables/<code>/
+        text = [part for part in text.split("/") if part][-1] if text.strip("/") else ""
+    return "".join(ch for ch in text.upper() if ch not in " -_\t")
+
+
+class Table(models.Model):
+    code = models.CharField(max_length=CODE_LENGTH, unique=True, default=new_code, editable=False)
+    host = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="hosted_tables")
+    is_public = models.BooleanField(_("shown in the lobby"), default=False)
+    level = models.CharField(_("computer level"), max_length=6, choices=Level.choices, default=Level.NORMAL)
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="tables")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+        indexes = [models.Index(fields=["is_public", "-created_at"])]
+
+    def __str__(self):
+        return f"table {self.code}"
+
+    @property
+    def group_name(self):
+        """The channel-layer group of every page showing this table's seats."""
+        return f"table-{self.pk}"
+
+    def get_absolute_url(self):
+        from django.urls import reverse
+
+        return reverse("table", args=[self.code])
