@@ -4,3 +4,13 @@ from django.apps import AppConfig
 class AccountsConfig(AppConfig):
     name = "accounts"
     verbose_name = "Accounts"
+
+    def ready(self):
+        from django.contrib.auth import get_user_model
+
+        from accounts.models import display_name_of
+
+        # Seats, the lobby and the header read `user.display_name` (games.models.Seat).
+        user_model = get_user_model()
+        if not hasattr(user_model, "display_name"):
+            user_model.add_to_class("display_name", property(display_name_of))

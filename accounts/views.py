@@ -1,0 +1,135 @@
+"""Sign up, sign in (throttled), the profile page with recent games, public player pages.
+
+Password change and reset are Django's own views with our templates (accounts/urls.py).
+"""
+from django.contrib import messages
+from django.contrib.auth import get_user_model, login
+from django.contrib.auth import views as auth_views
+from django.contrib.auth.decorators import login_required
+from django.db.models import Q
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import NoReverseMatch, reverse
+from django.utils.http import url_has_allowed_host_and_scheme, urlencode
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_http_methods
+
+from accounts.forms import ProfileForm, SignInForm, SignUpForm
+from accounts.models import Profile
+from games.access import can_watch
+from games.models import Game
+from games.presentation import colour_name, variant_label
+from games.services import Viewer
+
+RECENT_GAMES = 20
+
+
+def safe_next(request, default="home"):
+    target = request.POST.get("next") or request.GET.get("next") or ""
+    if target and url_has_allowed_host_and_scheme(target, allowed_hosts={request.get_host()},
+                                                   require_https=request.is_secure()):
+        return target
+    return reverse(default)
+
+
+class SignInView(auth_views.LoginView):
+    form_class = SignInForm
+    redirect_authenticated_user = True
+
+    def form_invalid(self, form):
+        response = super().form_invalid(form)
+        if form.throttled:
+            response.status_code = 429
+        return response
+
+    def get_context_data(self, **kwargs):
+        context = super().get_context_data(**kwargs)
+        query = urlencode({"next": context["next"]}) if context.get("next") else ""
+        context["signup_url"] = reverse("signup") + (f"?{query}" if query else "")
+        return context
+
+
+@require_http_methods(["GET", "POST"])
+def signup(request):
+    if request.user.is_authenticated:
+        return redirect(safe_next(request))
+    form = SignUpForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        user = form.save()
+        login(request, user, backend="django.contrib.auth.backends.ModelBackend")
+        messages.success(request, _("Welcome, %(name)s! Your account is ready.") % {"name": user.display_name})
+        return redirect(safe_next(request))
+    return render(request, "accounts/signup.html",
+                  {"form": form, "next": request.POST.get("next") or request.GET.get("next", "")},
+                  status=400 if request.method == "POST" else 200)
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def profile(request):
+    instance, _created = Profile.objects.get_or_create(user=request.user)
+    form = ProfileForm(request.POST or None, instance=instance)
+    if request.method == "POST":
+        if form.is_valid():
+            form.save()
+            messages.success(request, _("Your display name is saved."))
+            return redirect("profile")
+    return render(request, "accounts/profile.html", {
+        "player": request.user, "form": form, "own": True,
+        "rows": game_rows(request.user, Viewer.from_request(request, create=False), own=True),
+    }, status=400 if request.method == "POST" else 200)
+
+
+def player(request, username):
+    user = get_object_or_404(get_user_model().objects.select_related("profile"), username=username, is_active=True)
+    if user == request.user:
+        return redirect("profile")
+    return render(request, "accounts/profile.html", {
+        "player": user, "own": False,
+        "rows": game_rows(user, Viewer.from_request(request, create=False), own=False),
+    })
+
+
+def game_url(game):
+    """Where a game is shown: its table page for online tables, the play page otherwise."""
+    table = next(iter(game.tables.all()), None) if hasattr(game, "tables") else None
+    try:
+        if table is not None:
+            return reverse("table", args=[table.code])
+        return reverse("play_game", args=[game.public_id])
+    except NoReverseMatch:
+        return ""
+
+
+def outcome(game, seat):
+    if game.status == Game.Status.WAITING:
+        return _("waiting for players")
+    if not game.is_over:
+        return _("left") if seat.left_at else _("playing")
+    if seat.colour in game.forfeited:
+        return _("lost (left the table)")
+    if not game.winner:
+        return _("draw")
+    return _("won") if seat.colour == game.winner else _("lost")
+
+
+def game_rows(user, viewer, own):
+    """The player's most recent games; on another player's page only those the viewer may watch."""
+    games = Viewer(user=user).games().prefetch_related("seats__user__profile", "tables")
+    if not own:
+        mine = viewer.games().values("pk") if (viewer.user or viewer.guest_token) else Game.objects.none().values("pk")
+        games = games.filter(Q(is_public=True) | Q(pk__in=mine))
+    rows = []
+    for game in games[:RECENT_GAMES]:
+        seat = next((s for s in game.seats.all() if s.user_id == user.pk), None)
+        if seat is None:
+            continue
+        rows.append({
+            "game": game,
+            "variant": variant_label(game.variant),
+            "kind": game.get_kind_display(),
+            "colour": colour_name(seat.colour),
+            "opponents": [s.display_name for s in game.seats.all() if s.pk != seat.pk],
+            "outcome": outcome(game, seat),
+            "url": game_url(game) if can_watch(game, viewer) else "",
+        })
+    return rows
