@@ -226,6 +226,34 @@ def set_level(game, viewer, level):
     return game
 
 
+def leave(game, viewer):
+    """The viewer leaves a running game: they lose (RULES §11), and from now on the
+    computer plays their seat to the end. In a 3-4 player game the others play on
+    and the leaver ranks last (_winner_with_forfeits). Leaving is final.
+    """
+    with transaction.atomic():
+        game = Game.objects.select_for_update().get(pk=game.pk)
+        if game.status != Game.Status.PLAYING:
+            raise GameError(_("This game is over.") if game.is_over else _("This game has not started yet."))
+        seat = viewer.seat_in(game)
+        if seat is None:
+            raise NotYourTurn(_("You have no seat in this game."))
+        if seat.left_at is not None:
+            raise GameError(_("You have already left this game."))
+        now = timezone.now()
+        Seat.objects.filter(pk=seat.pk, left_at__isnull=True).update(left_at=now)
+        their_turn = game.turn == seat.colour
+        changes = {"forfeited": [*game.forfeited, seat.colour], "version": F("version") + 1, "updated_at": now}
+        if their_turn:
+            changes["deadline"] = None  # no time-out: the computer moves for them now
+        Game.objects.filter(pk=game.pk, status=Game.Status.PLAYING).update(**changes)
+        # Schedule only when the leaver is to move (the computer takes over now);
+        # otherwise the running time-out of whoever is to move stays as it is.
+        transaction.on_commit(lambda: game_changed(game.pk, schedule=their_turn))
+    game.refresh_from_db()
+    return game
+
+
 def computer_move(game_id, ply):
     """Move for the seat to move if the computer plays it (a Celery task calls this).
 
@@ -276,10 +304,11 @@ COMPUTER_PACE = 0.6
 
 def game_changed(game_id, schedule=True):
     """After commit: push the new state to every page, then schedule what is next."""
-    from games import broadcast, tasks
+    from games import broadcast, signals, tasks
 
     game = Game.objects.get(pk=game_id)
     broadcast.send_state(game)
+    signals.state_pushed.send(sender=Game, game=game)
     if not schedule or game.status != Game.Status.PLAYING:
         return
     seat = game.seat_of(game.turn)
