@@ -106,10 +106,10 @@ def test_new_game_keeps_the_variant_and_draws_blocked_squares_again(client):
 
 def test_my_games_lists_the_games_of_this_session_only(client):
     mine = my_game(client)
-    create_computer_game(Viewer(guest_token="somebody else"), Variant(board="6x6"), "easy")
+    theirs = create_computer_game(Viewer(guest_token="somebody else"), Variant(board="6x6"), "easy")
     page = client.get("/games/").content.decode()
-    assert f"/play/{mine.public_id}/" in page
-    assert page.count("<tr>") == 2  # the header and my one game
+    assert mine.public_id in page
+    assert theirs.public_id not in page
 
 
 def test_post_without_csrf_token_is_refused(client):
