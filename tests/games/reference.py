@@ -93,6 +93,10 @@ class RefGame:
 
     def play(self, move: str) -> None:
         assert move in self.legal_moves(), (move, self.legal_moves())
+        self.apply(move)
+
+    def apply(self, move: str) -> None:
+        """Play a move known to be legal."""
         colour = self.colours[self.turn]
         if move != "pass":
             cell = cell_of(move)
@@ -146,6 +150,6 @@ def perft(game: RefGame, depth: int) -> int:
     total = 0
     for m in moves:
         child = game.copy()
-        child.play(m)
+        child.apply(m)
         total += perft(child, depth - 1)
     return total
