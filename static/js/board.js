@@ -4,6 +4,7 @@
 (function () {
   "use strict";
   var cursor = null; // name of the square under the cursor
+  var onBoard = false; // whether the keyboard focus is on the board (kept across updates)
 
   function cells(board) { return Array.prototype.slice.call(board.querySelectorAll("button.cell")); }
 
@@ -44,14 +45,16 @@
 
   document.addEventListener("focusin", function (event) {
     var cell = event.target.closest && event.target.closest(".board button.cell");
+    onBoard = Boolean(cell);
     if (cell) cursor = cell.dataset.square;
   });
 
   function refresh() {
     var board = document.querySelector("#game-state .board");
     if (!board) return;
-    var hadFocus = document.activeElement === document.body || (document.activeElement && document.activeElement.closest && document.activeElement.closest("#game-state"));
-    place(board, cursor, Boolean(hadFocus && cursor));
+    // The update replaced the focused square; give the focus back only if it was there.
+    var lost = !document.activeElement || document.activeElement === document.body;
+    place(board, cursor, onBoard && lost);
   }
 
   document.addEventListener("DOMContentLoaded", function () {
