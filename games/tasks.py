@@ -48,3 +48,15 @@ def sweep_overdue():
 
 # A computer move normally comes within seconds; one older than this was lost.
 STUCK_AFTER = 30
+
+
+@shared_task(name="games.analyse_game", acks_late=True)
+def analyse_game(analysis_id):
+    """Analyse a finished game a couple of seconds at a time (games.analysis), queuing
+    the rest as a fresh task so computer moves are never held up for long."""
+    from games import analysis
+
+    more = analysis.run_chunk(analysis_id)
+    if more:
+        analyse_game.delay(analysis_id)
+    return more
