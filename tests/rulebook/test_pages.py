@@ -237,3 +237,26 @@ def test_the_computer_and_time_limit_promises_use_the_site_settings(client, sett
     faq = dom.by_id("faq").text()
     assert "länger als 45 Sekunden" in faq
     assert "Im Menü neben Neues Spiel stellst du ihn auf Leicht, Normal oder Schwer" in faq
+
+
+# What the pages tell visitors to press, and the labels the site really shows (RULES §11).
+UI_WORDS = {
+    "Play now": "Jetzt spielen", "Open a table": "Tisch eröffnen", "Multiplayer": "Mehrspieler",
+    "New Game": "Neues Spiel", "Easy": "Leicht", "Normal": "Normal", "Hard": "Schwer", "Undo": "Rückgängig",
+}
+
+
+@pytest.mark.parametrize("language", ["en", "de"])
+def test_the_buttons_the_pages_name_are_the_sites_own_labels(client, language):
+    from django.utils import translation
+
+    _, dom = get(client, reverse("rules_variant", args=["reversi"]), language)
+    faq = dom.by_id("faq").text()
+    with translation.override(language):
+        for msgid, german in UI_WORDS.items():
+            label = translation.gettext(msgid)
+            assert label == (german if language == "de" else msgid)
+            assert label in faq, f"the FAQ ({language}) does not name {label!r}"
+    nav = [a.text() for a in dom.find("nav").find_all("a")]
+    if url_or_path("table_new", None):  # the multiplayer form exists: the header links it
+        assert (UI_WORDS["Multiplayer"] if language == "de" else "Multiplayer") in nav
