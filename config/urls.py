@@ -7,6 +7,7 @@ from config.health import healthz
 urlpatterns = [
     path("", TemplateView.as_view(template_name="home.html"), name="home"),
     path("healthz", healthz, name="healthz"),
+    path("", include("games.review_urls")),
     path("", include("games.urls")),
     path("rules/", include("games.rulebook.urls")),
     path("i18n/", include("django.conf.urls.i18n")),

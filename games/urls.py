@@ -9,5 +9,4 @@ urlpatterns = [
     path("play/<str:public_id>/undo/", views.undo, name="play_undo"),
     path("play/<str:public_id>/level/", views.level, name="play_level"),
     path("play/<str:public_id>/again/", views.play_again, name="play_again"),
-    path("games/", views.my_games, name="my_games"),
 ]

@@ -5,11 +5,9 @@ answer htmx requests with the state fragment (errors included, nothing changed)
 or, without JavaScript, redirect back to the game page.
 """
 from django.contrib import messages
-from django.core.paginator import Paginator
 from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
-from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
@@ -132,32 +130,3 @@ def play_again(request, public_id):
     fresh = services.build_variant(**{**variant.to_dict(), "blocked": len(variant.blocked)})
     new = services.create_computer_game(viewer, fresh, game.level)
     return redirect("play_game", public_id=new.public_id)
-
-
-@require_GET
-def my_games(request):
-    viewer = Viewer.from_request(request, create=False)
-    games = viewer.games().prefetch_related("seats__user")
-    page = Paginator(games, 20).get_page(request.GET.get("page"))
-    rows = []
-    for game in page:
-        seat = viewer.seat_in(game)
-        rows.append({
-            "game": game,
-            "variant": variant_label(game.variant),
-            "colour": colour_name(seat.colour) if seat else "",
-            "opponents": [s.display_name for s in game.seats.all() if s != seat],
-            "outcome": outcome_for(game, seat),
-            "url": reverse("play_game", args=[game.public_id]),
-        })
-    return render(request, "games/my_games.html", {"page": page, "rows": rows})
-
-
-def outcome_for(game, seat):
-    if not game.is_over:
-        return _("playing")
-    if not game.winner:
-        return _("draw")
-    if seat is not None and seat.colour == game.winner:
-        return _("won")
-    return _("lost") if seat is not None else _("%(who)s won") % {"who": colour_name(game.winner)}
