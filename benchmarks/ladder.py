@@ -43,6 +43,7 @@ def main(argv=None):
     p.add_argument("--time", type=float, default=2.0, help="Hard's seconds per move")
     p.add_argument("--jobs", type=int, default=1)
     p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--cpu-clock", action="store_true", help="Hard's budget in CPU time (busy machine)")
     p.add_argument("--only", default=None, help="comma-separated: " + ",".join(BOARDS))
     p.add_argument("--pairs", default=None, help="comma-separated, e.g. hard-normal,easy-random")
     args = p.parse_args(argv)
@@ -53,7 +54,8 @@ def main(argv=None):
         variant = BOARDS[name]
         for a, b in pairs:
             t0 = time.monotonic()
-            r = run_match(variant, a, b, args.games, time_limit=args.time, seed=args.seed, jobs=args.jobs)
+            r = run_match(variant, a, b, args.games, time_limit=args.time, seed=args.seed, jobs=args.jobs,
+                          cpu_clock=args.cpu_clock)
             goal = target(variant, a, b)
             times = sorted(r.times.get(a, [0.0]))
             row = (name, f"{a}-{b}", r.n, r.wins, r.draws, r.losses, r.percent, goal,
@@ -63,7 +65,7 @@ def main(argv=None):
             print("{:9s} {:12s} {:4d} games  W {:3d} D {:3d} L {:3d}  {:5.1f}% (target {:4.1f}%) {:4s}"
                   "  A move median {:.2f}s max {:.2f}s  [{:.0f}s]".format(*row), flush=True)
     print()
-    print(f"Ladder (Hard {args.time:g} s/move, seed {args.seed})")
+    print(f"Ladder (Hard {args.time:g} s/move{' of CPU time' if args.cpu_clock else ''}, seed {args.seed})")
     print(f"{'variant':9s} {'pairing':12s} {'games':>5s} {'W':>4s} {'D':>4s} {'L':>4s} {'score':>7s} {'target':>7s}")
     for row in rows:
         print(f"{row[0]:9s} {row[1]:12s} {row[2]:5d} {row[3]:4d} {row[4]:4d} {row[5]:4d} {row[6]:6.1f}% "

@@ -31,7 +31,7 @@ from __future__ import annotations
 import logging
 import os
 import random
-import time
+from . import clock
 
 from .bitboard import Tables, tables
 from .endgame import EndgameSolver, Timeout
@@ -69,7 +69,7 @@ def choose_move(board, level: str, *, time_limit: float | None = None, seed=None
     """
     if level not in LEVELS:
         raise ValueError(f"level must be one of {', '.join(LEVELS)}, not {level!r}")
-    start = time.monotonic()
+    start = clock.now()
     legal = board.legal_moves
     if not legal:
         raise ValueError("the game is over: there is no move to choose")
@@ -159,7 +159,7 @@ def analyse(board, *, time_limit: float) -> list[tuple[str, float]]:
 
     A forced pass gives ``[("pass", value)]``; a finished game ``[]``.
     """
-    start = time.monotonic()
+    start = clock.now()
     deadline = start + max(0.01, time_limit * BUDGET_SHARE - OVERHEAD)
     legal = board.legal_moves
     if not legal:

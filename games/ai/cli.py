@@ -35,6 +35,8 @@ def add_play_arguments(p: argparse.ArgumentParser) -> None:
                    help="random opening plies (default 4; the player count in 3-4 player games)")
     p.add_argument("--jobs", type=int, default=1, help="games in parallel (processes)")
     p.add_argument("--quiet", action="store_true", help="print only the summary")
+    p.add_argument("--cpu-clock", action="store_true",
+                   help="measure Hard's time in process CPU time (benchmarks on a busy machine)")
 
 
 def variant_from_args(args):
@@ -67,7 +69,8 @@ def play(args) -> int:
 
     t0 = time.monotonic()
     result = run_match(variant, args.a, args.b, args.games, time_limit=args.time, seed=args.seed,
-                       random_plies=args.random_plies, jobs=args.jobs, progress=progress)
+                       random_plies=args.random_plies, jobs=args.jobs, progress=progress,
+                       cpu_clock=args.cpu_clock)
     print(result.summary())
     print(f"  ({time.monotonic() - t0:.0f} s)")
     return 0

@@ -14,13 +14,13 @@ the winner (the usual Othello convention and the ``ffo.txt`` convention).  In
 ``anti`` the disc difference is the opponent's minus the mover's, stones as
 they stand (empties are not added, RULES.md §4), so fewer stones is better.
 
-A deadline (``time.monotonic()`` value) makes the solver raise ``Timeout``
+A deadline (``clock.now()`` value) makes the solver raise ``Timeout``
 between nodes; callers fall back to the heuristic search.
 """
 
 from __future__ import annotations
 
-import time
+from . import clock
 
 from .bitboard import Tables
 
@@ -90,12 +90,11 @@ class EndgameSolver:
         corners = geo.corners
         x_squares = geo.x_squares
         region_of = geo.region_of
-        regions = geo.regions
         playable = geo.playable
         anti = self.anti
         tt = self.tt
         solver = self
-        monotonic = time.monotonic
+        monotonic = clock.now
 
         # static priority used in shallow ordering (corners first, X last)
         prio = [1] * geo.size

@@ -1,10 +1,10 @@
 """What each level does (two players; multi-player levels are in multiplayer.py).
 
 * **Easy**: a 2-ply search with the full evaluation, then every move's value
-  gets Gaussian noise of about 3.5 discs and the best noisy value is played.
-  Large blunders stay unlikely (a lost corner costs more than the noise),
-  small and medium mistakes are frequent and varied; in the last 8 empties
-  it plays the greedy-exact move only half of the time.
+  gets Gaussian noise (sd 5 discs, ``EASY_NOISE``) and the best noisy value
+  is played: small and medium mistakes are frequent and varied, giving away
+  a corner is rarer (it costs more than the noise).  In the last 8 empties it
+  plays the exact best move only half of the time.  Seeded: deterministic.
 * **Normal**: iterative deepening PVS to a fixed depth (4 plies on boards up to
   64 squares, 3 on larger ones) with the full evaluation, and an exact
   endgame solve from 10 empties (8 on larger boards).  Depth-limited, so
@@ -20,10 +20,9 @@ Every function here takes and returns square *indices* of the geometry.
 from __future__ import annotations
 
 import random
-import time
-from dataclasses import dataclass
 from functools import lru_cache
 
+from . import clock
 from .bitboard import Tables
 from .endgame import EndgameSolver, Timeout
 from .evaluation import make_evaluator
@@ -34,11 +33,9 @@ HARD_DEFAULT_TIME = 2.0
 # share of the budget the move may take; the rest is margin for building the
 # position, interpreter hiccups and a loaded machine
 BUDGET_SHARE = 0.82
-
-
-@dataclass
-class Limits:
-    deadline: float | None  # time.monotonic() value, or None
+# Easy: search depth and the standard deviation of the noise (centi-discs)
+EASY_DEPTH = 2
+EASY_NOISE = 500
 
 
 @lru_cache(maxsize=32)
@@ -75,8 +72,8 @@ def choose_easy(geo: Tables, P: int, O: int, anti: bool, rng: random.Random,
         except Timeout:
             pass
     searcher = Searcher(geo, evaluator(geo, anti), anti=anti)
-    values = searcher.move_values(P, O, 2)
-    noisy = [(v + rng.gauss(0, 350), sq) for sq, v in values]
+    values = searcher.move_values(P, O, EASY_DEPTH)
+    noisy = [(v + rng.gauss(0, EASY_NOISE), sq) for sq, v in values]
     noisy.sort(reverse=True)
     return noisy[0][1]
 
@@ -106,7 +103,7 @@ def choose_hard(geo: Tables, P: int, O: int, anti: bool, rng: random.Random,
     moves = _moves_list(geo, P, O)
     if len(moves) == 1:
         return moves[0]
-    start = time.monotonic()
+    start = clock.now()
     if deadline is None:
         deadline = start + HARD_DEFAULT_TIME * BUDGET_SHARE
     budget = deadline - start

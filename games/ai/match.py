@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 
 from games import Board, Variant
 
-from . import choose_move
+from . import choose_move, clock
 
 PLAYER_KINDS = ("random", "easy", "normal", "hard")
 
@@ -149,7 +149,8 @@ def _result(board: Board, seat_a: int, opening_no: int) -> GameResult:
 
 
 def _one(args):
-    variant, kinds, opening, time_limit, seed, seat_a, opening_no = args
+    variant, kinds, opening, time_limit, seed, seat_a, opening_no, cpu_clock = args
+    clock.use_cpu_clock(cpu_clock)
     times: dict = {}
     cpu: dict = {}
     board = play_game(variant, kinds, opening, time_limit=time_limit, seed=seed, times=times, cpu_times=cpu)
@@ -158,8 +159,12 @@ def _one(args):
 
 def run_match(variant: Variant, a: str, b: str, games: int, *, time_limit: float | None = None,
               seed: int = 0, random_plies: int | None = None, jobs: int = 1,
-              progress=None) -> MatchResult:
-    """Play ``games`` games of A against B (B takes every seat A does not)."""
+              progress=None, cpu_clock: bool = False) -> MatchResult:
+    """Play ``games`` games of A against B (B takes every seat A does not).
+
+    ``cpu_clock`` measures Hard's time limit in process CPU time (see clock.py),
+    for benchmarks on a busy machine.
+    """
     for kind in (a, b):
         if kind not in PLAYER_KINDS:
             raise ValueError(f"player must be one of {', '.join(PLAYER_KINDS)}, not {kind!r}")
@@ -178,7 +183,8 @@ def run_match(variant: Variant, a: str, b: str, games: int, *, time_limit: float
                 break
             kinds = [b] * n
             kinds[seat] = a
-            tasks.append((variant, kinds, opening, time_limit, seed * 100003 + len(tasks), seat, opening_no))
+            tasks.append((variant, kinds, opening, time_limit, seed * 100003 + len(tasks), seat, opening_no,
+                          cpu_clock))
         opening_no += 1
     result = MatchResult(a=a, b=b, variant=variant)
     if jobs > 1:
@@ -189,8 +195,12 @@ def run_match(variant: Variant, a: str, b: str, games: int, *, time_limit: float
             for res in it:
                 _collect(result, res, progress)
     else:
-        for task in tasks:
-            _collect(result, _one(task), progress)
+        before = clock.cpu_clock()
+        try:
+            for task in tasks:
+                _collect(result, _one(task), progress)
+        finally:
+            clock.use_cpu_clock(before)
     return result
 
 

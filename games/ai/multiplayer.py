@@ -27,7 +27,7 @@ first place (a draw for the table) and ``-WIN`` otherwise.
 from __future__ import annotations
 
 import random
-import time
+from . import clock
 
 from .bitboard import Tables
 from .endgame import Timeout
@@ -64,7 +64,7 @@ class MultiSearch:
         root = self.root_player
         me = self
         tt = self.tt
-        monotonic = time.monotonic
+        monotonic = clock.now
         corner_x = []
         for c in geo.squares:
             if corners >> c & 1:
@@ -217,7 +217,6 @@ class MultiSearch:
             sqs.append(b.bit_length() - 1)
         sqs.sort(key=lambda s: (s != first, s))
         out = []
-        alpha = -INF
         nt = (t + 1) % self.n
         self._partial = []
         for sq in sqs:
@@ -255,7 +254,7 @@ class MultiSearch:
         last = 0.0
         empties = (self.geo.playable & ~(neutral | sum_bits(bits))).bit_count()
         for depth in range(1, min(max_depth, empties) + 1):
-            t0 = time.monotonic()
+            t0 = clock.now()
             if deadline is not None and depth > 1 and deadline - t0 < last * 3:
                 break
             self.deadline = deadline if depth > 1 else None
@@ -268,7 +267,7 @@ class MultiSearch:
                 break
             finally:
                 self.deadline = None
-            last = time.monotonic() - t0
+            last = clock.now() - t0
             if abs(value) >= WIN:
                 break
         return value, best, done

@@ -6,7 +6,7 @@ Values are centi-discs for the side to move (see ``evaluation.py``).  A
 finished game is worth ``100 * disc difference`` plus ``WIN`` for a win (minus
 for a loss), so a sure win always beats a positional advantage.
 
-Two budgets stop a search: ``deadline`` (a ``time.monotonic()`` value; the
+Two budgets stop a search: ``deadline`` (a ``clock.now()`` value; the
 search raises ``Timeout`` between nodes, and iterative deepening keeps the
 result of the last finished depth) and the fixed ``depth`` of depth-limited
 modes (Easy, Normal), which therefore are deterministic.
@@ -14,7 +14,7 @@ modes (Easy, Normal), which therefore are deterministic.
 
 from __future__ import annotations
 
-import time
+from . import clock
 
 from .bitboard import Tables
 from .endgame import Timeout, final_score
@@ -65,7 +65,7 @@ class Searcher:
         anti = self.anti
         tt = self.tt
         me = self
-        monotonic = time.monotonic
+        monotonic = clock.now
         # static move priority (smaller first): corners, then plain squares,
         # then C squares, X squares last (reversed roles in anti)
         static = [0] * geo.size
@@ -194,15 +194,15 @@ class Searcher:
         """
         self.deadline = None
         value, best, done = 0, -1, 0
-        start = time.monotonic()
+        start = clock.now()
         last_iter = 0.0
         for depth in range(1, max_depth + 1):
             self.deadline = deadline if depth > min_depth else None
-            t0 = time.monotonic()
+            t0 = clock.now()
             if deadline is not None and depth > min_depth:
                 remaining = deadline - t0
                 # branching estimate: an iteration costs ~3x the previous one
-                if remaining < last_iter * 2.5:
+                if remaining < last_iter * 1.5:
                     break
             self._partial = None
             try:
@@ -214,11 +214,11 @@ class Searcher:
                     if psq != best:
                         value, best = pv, psq
                 break
-            last_iter = time.monotonic() - t0
+            last_iter = clock.now() - t0
             if abs(value) >= WIN:  # game-theoretic result found
                 break
         self.deadline = None
-        self.elapsed = time.monotonic() - start
+        self.elapsed = clock.now() - start
         return value, best, done
 
     def move_values(self, P: int, O: int, depth: int) -> list[tuple[int, int]]:

@@ -11,7 +11,7 @@ from games.ai.cli import parse_ffo_line
 from games.ai.endgame import EndgameSolver
 from games.geometry import get_geometry
 
-from .conftest import make_variant, minimax, random_board
+from .conftest import make_variant, minimax
 
 CASES = [
     dict(board="6x6"),
