@@ -41,10 +41,10 @@ Primitives (all take and return ints)
     placements are ``g.neighbours(occupied) & g.empty(occupied)``.
 ``g.empty(occupied)``
     ``playable & ~occupied``.
-``g.flips_many(moves, own, opp)``
-    Like ``flips`` but ``moves`` may hold any number of bits (it is the union of
-    the flips of each bit taken alone).  It also works lane-parallel: perft
-    packs many positions side by side in one int (see ``games.perft``).
+``g.moves`` and ``g.neighbours`` also work lane-parallel, on many positions
+packed side by side in one int with ``playable`` repeated per lane; together
+with ``g.flips_lanes(mv, own, opp, add, guard)`` (one move bit per lane) they
+drive ``games.perft``, which documents the lane layout.
 
 Squares: ``g.square_index("d3")``, ``g.square_name(21)``, ``g.bit("d3")``,
 ``g.names(mask)`` (board order), ``g.indices(mask)``, ``iter_bits(mask)``
@@ -55,7 +55,7 @@ central 4x4 block).  Symmetries of the square boards: ``g.transform_index(i,
 k)``, ``g.transform_bits(mask, k)``, ``g.transform_name(name, k)`` for
 ``k in range(8)`` (see :data:`SYMMETRIES`).
 
-``moves``, ``flips``, ``flips_many`` and ``neighbours`` are generated per
+``moves``, ``flips``, ``flips_lanes`` and ``neighbours`` are generated per
 geometry with the shift amounts and masks written in as constants and the
 loops unrolled (Python spends its time per bytecode, not per bit).
 """
@@ -162,26 +162,26 @@ def _compile(width: int, height: int, stride: int, playable: int):
     emit("    return f")
     emit("")
 
-    # flips_many(mv, own, opp): branch-free, works on any number of move bits and
-    # on lane-packed positions.  In direction d the flipped stones of mv are the
-    # run of opp after mv (r) that also lies in a = the opp stones from which
-    # the run in direction d reaches an own stone (filled back from own).
-    inv = {"<<": ">>", ">>": "<<"}
-    emit("def flips_many(mv, own, opp):")
+    # flips_lanes(mv, own, opp, add, guard): lane-parallel flips of one move bit
+    # per lane (see games.perft).  In each direction r is the run of opp after
+    # mv; it flips in the lanes where the square after the run is own.  Those
+    # lanes are selected without a branch: adding 2**size - 1 to each lane
+    # carries into its guard bit (bit ``size``) exactly when the lane's end
+    # test is non-zero, and t - (t >> size) turns each guard bit into a mask
+    # of its lane's board bits.
+    size = height * stride
+    emit("def flips_lanes(mv, own, opp, add, guard):")
     emit("    f = 0")
     for s in shifts:
         if needs_p2:
-            emit(f"    q = opp & (opp << {s})")  # p2 for the '<<' walk
-            emit(f"    qr = q >> {s}")  # p2 for the '>>' walk
+            emit(f"    q = opp & (opp << {s})")
         for op in ("<<", ">>"):
-            back = inv[op]
-            qa = "qr" if op == "<<" else "q"  # a is filled walking backwards
-            qf = "q" if op == "<<" else "qr"
-            for line in _fill_code("a", "own", "opp", qa, back, s, maxrun):
+            if op == ">>" and needs_p2:
+                emit(f"    q >>= {s}")
+            for line in _fill_code("r", "mv", "opp", "q", op, s, maxrun):
                 emit("    " + line)
-            for line in _fill_code("r", "mv", "opp", qf, op, s, maxrun):
-                emit("    " + line)
-            emit("    f |= a & r")
+            emit(f"    t = (((r {op} {s}) & own) + add) & guard")
+            emit(f"    f |= r & (t - (t >> {size}))")
     emit("    return f")
     emit("")
 
@@ -260,7 +260,7 @@ class Geometry:
         ns, self.source, self.max_shift = _compile(w, h, self.stride, self.playable)
         self.moves = ns["moves"]
         self.flips = ns["flips"]
-        self.flips_many = ns["flips_many"]
+        self.flips_lanes = ns["flips_lanes"]
         self.neighbours = ns["neighbours"]
 
     # -- squares ---------------------------------------------------------

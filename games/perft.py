@@ -79,7 +79,7 @@ def _batch2(L: Lanes, P: int, O: int, n: int, depth: int) -> int:
     """Leaves ``depth`` >= 1 plies below ``n`` lane-packed positions, ``P`` to move."""
     g = L.g
     moves = g.moves
-    flips_many = g.flips_many
+    flips_lanes = g.flips_lanes
     lb = L.lane_bytes
     nb = n * lb
     playable, add, guard = L.repeated(n)
@@ -127,8 +127,8 @@ def _batch2(L: Lanes, P: int, O: int, n: int, depth: int) -> int:
         own = from_bytes(own_all[lo:hi], "little")
         opp = from_bytes(opp_all[lo:hi], "little")
         mv = from_bytes(mv_all[lo:hi], "little")
-        f = flips_many(mv, own, opp)
         k = min(BATCH, count - lo // lb)
+        f = flips_lanes(mv, own, opp, *L.repeated(k)[1:])
         leaves += _batch2(L, opp & ~f, own | f | mv, k, depth - 1)
     return leaves
 
@@ -141,7 +141,7 @@ def _batchn(L: Lanes, cs: list[int], N: int, n: int, depth: int) -> int:
     the side to move, ``N`` the neutral stones."""
     g = L.g
     moves = g.moves
-    flips_many = g.flips_many
+    flips_lanes = g.flips_lanes
     neighbours = g.neighbours
     lb = L.lane_bytes
     nb = n * lb
@@ -192,11 +192,11 @@ def _batchn(L: Lanes, cs: list[int], N: int, n: int, depth: int) -> int:
         nt = from_bytes(n_all[lo:hi], "little")
         mv = from_bytes(mv_all[lo:hi], "little")
         own = c[0]
-        f = flips_many(mv, own, nt | _union(c[1:]))
+        k = min(BATCH, count - lo // lb)
+        f = flips_lanes(mv, own, nt | _union(c[1:]), *L.repeated(k)[1:])
         keep = ~f
         nxt = [x & keep for x in c[1:]]
         nxt.append(own | f | mv)
-        k = min(BATCH, count - lo // lb)
         leaves += _batchn(L, nxt, nt & keep, k, depth - 1)
     return leaves
 
