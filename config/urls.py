@@ -12,5 +12,6 @@ urlpatterns = [
     path("rules/", include("games.rulebook.urls")),
     path("i18n/", include("django.conf.urls.i18n")),
     path("accounts/", include("accounts.urls")),
+    path("", include("lobby.urls")),
     path("admin/", admin.site.urls),
 ]

@@ -4,3 +4,9 @@ from django.apps import AppConfig
 class LobbyConfig(AppConfig):
     name = "lobby"
     verbose_name = "Lobby and tables"
+
+    def ready(self):
+        from games.signals import state_pushed
+        from lobby.services import on_state_pushed
+
+        state_pushed.connect(on_state_pushed, dispatch_uid="lobby.on_state_pushed")

@@ -1,0 +1,106 @@
+"""Websockets of the lobby and of table pages. They only push; every action goes
+through HTTP with CSRF. Whole fragments, sent on connect and on every change, so
+a page that missed a message (or reconnects) always catches up."""
+from channels.db import database_sync_to_async
+from channels.generic.websocket import AsyncWebsocketConsumer
+from django.conf import settings
+from django.template.loader import render_to_string
+from django.utils import translation
+
+from games.services import Viewer
+from lobby import services
+from lobby.models import Table
+
+
+def requested_language(scope):
+    query = scope.get("query_string", b"").decode()
+    requested = dict(part.split("=", 1) for part in query.split("&") if "=" in part).get("lang", "")
+    return requested if requested in dict(settings.LANGUAGES) else settings.LANGUAGE_CODE
+
+
+class LobbyConsumer(AsyncWebsocketConsumer):
+    """/ws/lobby/: the list of public tables, for signed-in users (guests have no lobby)."""
+
+    async def connect(self):
+        user = self.scope.get("user")
+        if not getattr(user, "is_authenticated", False):
+            await self.close(code=4401)
+            return
+        self.language = requested_language(self.scope)
+        self.stamp = 0.0
+        self.joined = True
+        await self.channel_layer.group_add(services.LOBBY_GROUP, self.channel_name)
+        await self.accept()
+        html, stamp = await self.current()
+        await self.push(html, stamp)
+
+    async def disconnect(self, code):
+        if getattr(self, "joined", False):
+            await self.channel_layer.group_discard(services.LOBBY_GROUP, self.channel_name)
+
+    async def receive(self, text_data=None, bytes_data=None):
+        """Pages never send anything that matters here."""
+
+    async def lobby_tables(self, event):
+        await self.push(event["html"].get(self.language) or event["html"][settings.LANGUAGE_CODE], event["stamp"])
+
+    async def push(self, html, stamp):
+        if stamp < self.stamp:
+            return  # rendered before the list this page already shows
+        self.stamp = stamp
+        await self.send(text_data=html)
+
+    @database_sync_to_async
+    def current(self):
+        import time
+
+        stamp = time.time()
+        with translation.override(self.language):
+            return services.render_lobby(), stamp
+
+
+class TableConsumer(AsyncWebsocketConsumer):
+    """/ws/tables/<code>/: the seats panel of a table page, rendered for its viewer."""
+
+    async def connect(self):
+        self.language = requested_language(self.scope)
+        self.viewer = Viewer.from_scope(self.scope)
+        self.table = await self.find_table(self.scope["url_route"]["kwargs"]["code"])
+        if self.table is None:
+            await self.close(code=4404)
+            return
+        await self.channel_layer.group_add(self.table.group_name, self.channel_name)
+        await self.accept()
+        await self.send(text_data=await self.panel())
+
+    async def disconnect(self, code):
+        if getattr(self, "table", None) is not None:
+            await self.channel_layer.group_discard(self.table.group_name, self.channel_name)
+
+    async def receive(self, text_data=None, bytes_data=None):
+        """Moves and seats go through HTTP with CSRF; anything sent here is ignored."""
+
+    async def table_changed(self, event):
+        html = await self.panel()
+        if html:
+            await self.send(text_data=html)
+
+    async def table_closed(self, event):
+        with translation.override(self.language):
+            html = render_to_string("lobby/includes/seats_closed.html")
+        await self.send(text_data=html)
+
+    @database_sync_to_async
+    def find_table(self, code):
+        table = Table.objects.select_related("game").filter(code=code).first()
+        if table is None or not services.can_view(table, self.viewer):
+            return None
+        return table
+
+    @database_sync_to_async
+    def panel(self):
+        table = Table.objects.select_related("game").filter(pk=self.table.pk).first()
+        if table is None:
+            return ""
+        with translation.override(self.language):
+            return services.render_seats(table, self.viewer)

@@ -1,0 +1,56 @@
+"""The table form (every variant of RULES.md, seats, level, public or private) and the code form."""
+from django import forms
+from django.utils.translation import gettext_lazy as _
+
+from games import COLOURS
+from games.forms import VariantForm
+from games.models import Level
+from games.presentation import COLOUR_NAMES, colour_name
+from lobby.services import GUEST_NAME_MAX
+
+SEAT_CHOICES = [(colour, COLOUR_NAMES[colour]) for colour in COLOURS]
+
+
+class TableForm(VariantForm):
+    level = forms.ChoiceField(label=_("Computer level"), choices=Level.choices, initial=Level.NORMAL,
+                              help_text=_("For computer seats, players who run out of time and players who leave."))
+    is_public = forms.BooleanField(label=_("Public: show the table in the lobby"), required=False, initial=False)
+    seat = forms.ChoiceField(label=_("Your seat"), choices=SEAT_CHOICES, initial="black",
+                             help_text=_("Black moves first, then White, Red and Green."))
+    computer = forms.MultipleChoiceField(label=_("Seats for the computer"), choices=SEAT_CHOICES, required=False,
+                                         widget=forms.CheckboxSelectMultiple)
+
+    table_fields = ("seat", "computer", "level", "is_public")
+
+    def clean(self):
+        data = super().clean()
+        variant = data.get("variant")
+        if variant is None:
+            return data
+        seat, computer = data.get("seat"), data.get("computer") or []
+        for colour in [seat, *computer]:
+            if colour and colour not in variant.colours:
+                self.add_error("seat" if colour == seat else "computer", _(
+                    "RULES §8: a %(n)d-player table has no %(colour)s seat.")
+                    % {"n": variant.players, "colour": colour_name(colour)})
+        if seat and seat in computer:
+            self.add_error("computer", _("Your own seat cannot go to the computer."))
+        return data
+
+    @classmethod
+    def initial_from_query(cls, query):
+        initial = super().initial_from_query(query)
+        if "computer" in query:
+            initial["computer"] = query.getlist("computer")
+        return initial
+
+
+class CodeForm(forms.Form):
+    code = forms.CharField(label=_("Table code"), max_length=200,
+                           widget=forms.TextInput(attrs={"autocomplete": "off", "autocapitalize": "characters",
+                                                         "spellcheck": "false", "placeholder": "ABCDE23456"}))
+
+
+class GuestForm(forms.Form):
+    name = forms.CharField(label=_("Your name"), max_length=GUEST_NAME_MAX)
+    seat = forms.ChoiceField(label=_("Seat"), required=False, choices=[("", _("first free seat")), *SEAT_CHOICES])

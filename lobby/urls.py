@@ -1,0 +1,14 @@
+from django.urls import path
+
+from lobby import views
+
+urlpatterns = [
+    path("tables/new/", views.table_new, name="table_new"),
+    path("tables/join/", views.join_with_code, name="table_join"),
+    path("tables/<str:code>/", views.table, name="table"),
+    path("tables/<str:code>/sit/", views.sit, name="table_sit"),
+    path("tables/<str:code>/guest/", views.sit_as_guest, name="table_guest"),
+    path("tables/<str:code>/leave/", views.leave, name="table_leave"),
+    path("tables/<str:code>/move/", views.move, name="table_move"),
+    path("lobby/", views.lobby, name="lobby"),
+]

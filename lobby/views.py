@@ -1,0 +1,227 @@
+"""Tables: the form that opens one, joining by code, the lobby, the table page and
+its actions (take a seat, take it as a guest, leave, move).
+
+Every action is authorised on the server from the session (games.services.Viewer):
+only a seat's owner moves for it, only a seated player leaves. htmx requests get
+fragments (errors included, nothing changed); plain form posts get redirects.
+"""
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import HttpResponse
+from django.shortcuts import redirect, render
+from django.template.loader import render_to_string
+from django.urls import reverse
+from django.utils import timezone
+from django.utils.http import urlencode
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+
+from games import services as game_services
+from games.broadcast import render_state
+from games.models import Game
+from games.presentation import colour_name, game_state, variant_label
+from games.services import GameError, Viewer
+from lobby import services
+from lobby.forms import CodeForm, GuestForm, TableForm
+from lobby.services import TableNotFound
+
+
+def guests_not_allowed(view):
+    """Tables are opened and the lobby used with an account (guests only sit at tables)."""
+    return login_required(view)
+
+
+# -- opening and finding tables -------------------------------------------------------
+
+@guests_not_allowed
+@require_http_methods(["GET", "POST"])
+def table_new(request):
+    if request.method == "POST":
+        form = TableForm(request.POST)
+        if form.is_valid():
+            data = form.cleaned_data
+            try:
+                table = services.open_table(
+                    request.user, data["variant"], level=data["level"], is_public=data["is_public"],
+                    host_colour=data["seat"], computer_colours=data["computer"])
+            except GameError as error:
+                form.add_error(None, str(error))
+            else:
+                return redirect("table", code=table.code)
+        status = 400
+    else:
+        form = TableForm(initial=TableForm.initial_from_query(request.GET))
+        status = 200
+    return render(request, "lobby/table_new.html", {"form": form, "code_form": CodeForm()}, status=status)
+
+
+@require_http_methods(["GET", "POST"])
+def join_with_code(request):
+    """The code form. Signed in: take the first free seat. Otherwise: on to the
+    table page, to sign in or take a seat as a guest."""
+    form = CodeForm(request.POST or request.GET or None)
+    error = None
+    if form.is_bound and form.is_valid():
+        try:
+            table = services.find_table(form.cleaned_data["code"])
+            if request.method == "POST" and request.user.is_authenticated:
+                colour = services.join(table, Viewer.from_request(request))
+                messages.success(request, _("You sit at the %(colour)s seat.") % {"colour": colour_name(colour)})
+        except TableNotFound as missing:
+            error = missing
+        except GameError as refused:
+            messages.info(request, str(refused))
+            return redirect("table", code=table.code)
+        else:
+            return redirect("table", code=table.code)
+    status = error.status if error else (400 if form.is_bound else 200)
+    return render(request, "lobby/join.html", {"code_form": form, "error": error}, status=status)
+
+
+@guests_not_allowed
+@require_GET
+def lobby(request):
+    return render(request, "lobby/lobby.html", {**services.lobby_tables(), "code_form": CodeForm()})
+
+
+# -- the table page --------------------------------------------------------------------
+
+def find(request, code):
+    """(table, viewer) or a response: 404 for a wrong code, 403 for a private game."""
+    viewer = Viewer.from_request(request)
+    try:
+        table = services.find_table(code)
+    except TableNotFound as missing:
+        return None, viewer, render(request, "lobby/join.html",
+                                    {"code_form": CodeForm(initial={"code": code}), "error": missing}, status=404)
+    if not services.can_view(table, viewer):
+        return table, viewer, render(request, "lobby/private.html", {"table": table}, status=403)
+    return table, viewer, None
+
+
+@require_GET
+def table(request, code):
+    table, viewer, refused = find(request, code)
+    if refused:
+        return refused
+    if table.code != code:  # typed in lower case or with dashes: show the canonical link
+        return redirect("table", code=table.code)
+    game = table.game
+    seat = viewer.seat_in(game)
+    context = {
+        "table": table, "game": game, "seat": seat,
+        "my_colour": seat.colour if seat and seat.left_at is None else "",
+        "variant_label": variant_label(game.variant),
+        "share_url": request.build_absolute_uri(table.get_absolute_url()),
+        "server_now_ms": int(timezone.now().timestamp() * 1000),
+        "seats_html": services.render_seats(table, viewer, request=request),
+        "guest_form": GuestForm() if (game.status == Game.Status.WAITING and seat is None
+                                      and not request.user.is_authenticated) else None,
+        "sign_in_query": urlencode({"next": table.get_absolute_url()}),
+    }
+    if game.status != Game.Status.WAITING:
+        context.update(game_state(game))
+    return render(request, "lobby/table.html", context)
+
+
+def done(request, table, message=None, error=None):
+    """After an action: htmx reloads the page (HX-Refresh) or shows the error; forms redirect."""
+    if request.htmx:
+        if error:
+            html = render_to_string("lobby/includes/table_message.html", {"error": error})
+            return HttpResponse(html, status=error.status)
+        if message:
+            messages.success(request, message)
+        return HttpResponse(status=204, headers={"HX-Refresh": "true"})
+    if error:
+        messages.error(request, str(error))
+    elif message:
+        messages.success(request, message)
+    return redirect("table", code=table.code) if table else redirect("home")
+
+
+@require_POST
+def sit(request, code):
+    """A signed-in visitor takes the chosen seat (or the first free one)."""
+    table, viewer, refused = find(request, code)
+    if refused:
+        return refused
+    if not request.user.is_authenticated:
+        return redirect(f"{reverse('login')}?{urlencode({'next': table.get_absolute_url()})}")
+    try:
+        colour = services.join(table, viewer, colour=request.POST.get("seat") or None)
+    except GameError as error:
+        return done(request, table, error=error)
+    return done(request, table, _("You sit at the %(colour)s seat.") % {"colour": colour_name(colour)})
+
+
+@require_POST
+def sit_as_guest(request, code):
+    """A visitor without an account takes a seat under the name they type."""
+    table, viewer, refused = find(request, code)
+    if refused:
+        return refused
+    if request.user.is_authenticated:
+        return sit(request, code)
+    form = GuestForm(request.POST)
+    try:
+        if not form.is_valid():
+            raise GameError(" ".join(str(e) for errors in form.errors.values() for e in errors))
+        colour = services.join(table, viewer, colour=form.cleaned_data["seat"] or None,
+                               guest_name=form.cleaned_data["name"])
+    except GameError as error:
+        return done(request, table, error=error)
+    return done(request, table, _("You sit at the %(colour)s seat as a guest.") % {"colour": colour_name(colour)})
+
+
+@require_http_methods(["GET", "POST"])
+def leave(request, code):
+    """GET asks for confirmation; POST leaves (before the start: gives the seat back)."""
+    table, viewer, refused = find(request, code)
+    if refused:
+        return refused
+    seat = viewer.seat_in(table.game)
+    if request.method == "GET":
+        if seat is None:
+            return redirect("table", code=table.code)
+        return render(request, "lobby/leave.html", {"table": table, "game": table.game, "seat": seat,
+                                                    "colour": colour_name(seat.colour)})
+    try:
+        outcome = services.leave(table, viewer)
+    except GameError as error:
+        return done(request, table, error=error)
+    if outcome == "closed":
+        messages.info(request, _("You left, and the table is closed."))
+        return redirect("lobby" if request.user.is_authenticated else "home")
+    if outcome == "freed":
+        return done(request, table, _("You gave up your seat."))
+    return done(request, table, _("You left the table and lose this game. The computer plays %(colour)s to the end.")
+                % {"colour": colour_name(seat.colour)})
+
+
+@require_POST
+def move(request, code):
+    """A move at a table: only the owner of the seat to move, at the expected ply."""
+    table, viewer, refused = find(request, code)
+    if refused:
+        return refused
+    game = table.game
+    try:
+        try:
+            ply = int(request.POST.get("ply", ""))
+        except ValueError:
+            raise GameError(_("The move came without the position it was meant for; reload the page.")) from None
+        game = game_services.play_move(game, request.POST.get("square", ""), expected_ply=ply, viewer=viewer)
+    except GameError as error:
+        game.refresh_from_db()
+        return move_response(request, table, game, error)
+    return move_response(request, table, game)
+
+
+def move_response(request, table, game, error=None):
+    if not request.htmx:
+        if error:
+            messages.error(request, str(error))
+        return redirect("table", code=table.code)
+    html = render_state(game) + render_to_string("games/includes/message.html", {"error": error})
+    return HttpResponse(html, status=error.status if error else 200)
