@@ -1,0 +1,82 @@
+"""Fixtures for tables and the lobby: users, signed-in browser contexts, and a
+second live site with a short move time limit for the time-out tests."""
+import tempfile
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.test import Client
+
+from accounts.models import Profile
+from config.embedded_redis import EmbeddedRedis
+from tests import servers
+
+QUICK_MOVE_TIME_LIMIT = 3
+
+
+def make_user(username, display_name=""):
+    user = get_user_model().objects.create_user(username, f"{username}@example.com", "a long enough passphrase")
+    Profile.objects.create(user=user, display_name=display_name)
+    return user
+
+
+@pytest.fixture
+def alice(db):
+    return make_user("alice", "Alice")
+
+
+@pytest.fixture
+def bob(db):
+    return make_user("bob", "Bob")
+
+
+@pytest.fixture
+def carol(db):
+    return make_user("carol", "Carol")
+
+
+def signed_in(user):
+    client = Client()
+    client.force_login(user)
+    return client
+
+
+@pytest.fixture
+def no_scheduling(monkeypatch):
+    """Transactional tests run their on-commit hooks: keep them from pushing and
+    enqueueing Celery tasks that a live worker of a later test would pick up."""
+    calls = []
+    monkeypatch.setattr("games.services.game_changed", lambda game_id, schedule=True: calls.append((game_id, schedule)))
+    monkeypatch.setattr("lobby.services.table_changed", lambda table_id, lobby=True: None)
+    monkeypatch.setattr("lobby.services.table_closed", lambda table_id, lobby=True: None)
+    return calls
+
+
+@pytest.fixture(scope="session")
+def quick_site(django_db_setup, django_db_blocker, tmp_path_factory):
+    """daphne and a Celery worker with MOVE_TIME_LIMIT=3 s, on the test database.
+
+    They get a Redis of their own: sharing the main live site's broker, its worker
+    (60 s limit) could take this site's tasks, and the other way round.
+    """
+    log_dir = tmp_path_factory.mktemp("quick-site")
+    redis_dir = tempfile.mkdtemp(prefix="rq-")  # short: a unix socket path has ~100 characters
+    redis_url = f"unix://{redis_dir}/redis.sock"
+    redis = EmbeddedRedis(redis_url).start()
+    env = {"MOVE_TIME_LIMIT": QUICK_MOVE_TIME_LIMIT, "REDIS_URL": redis_url}
+    with django_db_blocker.unblock():
+        try:
+            worker = servers.start_worker(log_dir, name="quick-worker", **env)
+        except Exception:
+            redis.stop()
+            raise
+        try:
+            daphne = servers.start_daphne(log_dir, **env)
+        except Exception:
+            worker.stop()
+            redis.stop()
+            raise
+    daphne.worker = worker
+    yield daphne
+    daphne.stop()
+    worker.stop()
+    redis.stop()

@@ -1,0 +1,149 @@
+"""The lobby and table websockets in-process (Channels' communicator over the real
+ASGI application, origin check and session auth included), and moves applied
+exactly once under concurrent submissions."""
+import asyncio
+import threading
+
+import pytest
+from asgiref.sync import sync_to_async
+from channels.testing import WebsocketCommunicator
+from django.test import Client
+
+from config.asgi import application
+from games import Variant
+from games.models import Game, Move
+from games.services import StaleMove, Viewer, play_move
+from lobby import services
+from tests.lobby.conftest import make_user
+
+ORIGIN = (b"origin", b"http://127.0.0.1")
+HOST = (b"host", b"127.0.0.1")
+
+
+def cookie_for(user):
+    client = Client()
+    client.force_login(user)
+    return (b"cookie", f"sessionid={client.cookies['sessionid'].value}".encode())
+
+
+async def connect(path, *headers):
+    communicator = WebsocketCommunicator(application, path, headers=[HOST, *headers])
+    connected, code = await communicator.connect(timeout=5)
+    return communicator, connected, code
+
+
+async def receive_until(communicator, text, timeout=5):
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + timeout
+    while True:
+        html = await communicator.receive_from(timeout=max(0.1, deadline - loop.time()))
+        if text in html:
+            return html
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.asyncio
+async def test_websockets_with_a_foreign_origin_are_refused():
+    alice = await sync_to_async(make_user)("alice")
+    table = await sync_to_async(services.open_table)(alice, Variant(board="6x6"))
+    public_id = await sync_to_async(lambda: table.game.public_id)()
+    me = await sync_to_async(cookie_for)(alice)
+    for path in ("/ws/lobby/", f"/ws/tables/{table.code}/", f"/ws/games/{public_id}/"):
+        for origin in (b"http://evil.example", b"http://127.0.0.1.evil.example", None):
+            headers = [me] + ([(b"origin", origin)] if origin else [])
+            communicator, connected, _code = await connect(path, *headers)
+            assert not connected, (path, origin)
+            await communicator.disconnect()
+        communicator, connected, _code = await connect(path, me, ORIGIN)  # the same socket, from our own page
+        assert connected, path
+        await communicator.disconnect()
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.asyncio
+async def test_the_lobby_socket_is_for_signed_in_users_and_follows_tables_opening():
+    alice = await sync_to_async(make_user)("alice", "Alice")
+    communicator, connected, code = await connect("/ws/lobby/", ORIGIN)  # no account: no lobby
+    assert not connected
+    communicator, connected, _code = await connect("/ws/lobby/", ORIGIN, await sync_to_async(cookie_for)(alice))
+    assert connected
+    first = await communicator.receive_from(timeout=5)
+    assert 'id="lobby-tables"' in first and "No open tables" in first
+    table = await sync_to_async(services.open_table)(alice, Variant(players=3), is_public=True)
+    html = await receive_until(communicator, table.code)
+    assert "1 of 3" in html and "Alice" in html
+    private = await sync_to_async(services.open_table)(alice, Variant(players=3))
+    await sync_to_async(services.broadcast_lobby)()
+    html = await communicator.receive_from(timeout=5)
+    assert table.code in html and private.code not in html
+    await communicator.disconnect()
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.asyncio
+async def test_a_table_page_sees_players_sit_down_and_ignores_what_it_is_sent():
+    alice = await sync_to_async(make_user)("alice", "Alice")
+    bob = await sync_to_async(make_user)("bob", "<i>Bob</i>")
+    table = await sync_to_async(services.open_table)(alice, Variant(players=3))
+    communicator, connected, _code = await connect(f"/ws/tables/{table.code}/", ORIGIN)  # a visitor with the link
+    assert connected
+    first = await communicator.receive_from(timeout=5)
+    assert 'id="table-seats"' in first and 'data-kind="free"' in first
+    await communicator.send_to(text_data='{"seat": "white"}')  # sockets take no actions
+    await sync_to_async(services.join)(table, Viewer(user=bob), colour="white")
+    html = await receive_until(communicator, "Bob")
+    assert "&lt;i&gt;Bob&lt;/i&gt;" in html and "<i>Bob</i>" not in html
+    assert html.count('data-kind="free"') == 1
+    await communicator.disconnect()
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.asyncio
+async def test_a_move_sent_over_the_game_socket_changes_nothing(no_scheduling):
+    alice = await sync_to_async(make_user)("alice")
+    bob = await sync_to_async(make_user)("bob")
+    table = await sync_to_async(services.open_table)(alice, Variant(board="6x6"))
+    await sync_to_async(services.join)(table, Viewer(user=bob))
+    public_id = await sync_to_async(lambda: table.game.public_id)()
+    communicator, connected, _code = await connect(f"/ws/games/{public_id}/", ORIGIN,
+                                                   await sync_to_async(cookie_for)(alice))
+    assert connected
+    assert 'id="game-state"' in await communicator.receive_from(timeout=5)
+    for message in ('{"square": "c3", "ply": 0}', "square=c3&ply=0", "c3"):
+        await communicator.send_to(text_data=message)
+    await asyncio.sleep(0.3)
+    game = await sync_to_async(Game.objects.get)(pk=table.game_id)
+    assert game.ply == 0 and not await sync_to_async(Move.objects.exists)()
+    await communicator.disconnect()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_two_simultaneous_submissions_of_the_same_move_apply_once(no_scheduling):
+    alice, bob = make_user("alice"), make_user("bob")
+    table = services.open_table(alice, Variant(board="8x8"))
+    services.join(table, Viewer(user=bob))
+    game = Game.objects.get(pk=table.game_id)
+    barrier = threading.Barrier(2)
+    outcomes = []
+
+    def submit():
+        from django.db import connection
+
+        try:
+            barrier.wait()
+            play_move(game, "d3", expected_ply=0, viewer=Viewer(user=alice))
+            outcomes.append("applied")
+        except StaleMove:
+            outcomes.append("stale")
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=submit) for _ in range(2)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(30)
+    assert sorted(outcomes) == ["applied", "stale"]
+    game.refresh_from_db()
+    assert game.ply == 1 and list(game.moves.values_list("square", flat=True)) == ["d3"]
+    assert len(no_scheduling) == 2  # the start and the one move: announced once each
