@@ -11,8 +11,8 @@ from django.utils.translation import gettext as _
 
 from games.presentation import colour_name
 
-# Stroke colours of the lines; white gets a dark outline drawn beneath it.
-STROKES = {"black": "#111111", "white": "#ffffff", "red": "#c62828", "green": "#2e7d32"}
+# Line colours: white stones are drawn grey, so that the line shows on a light chart.
+STROKES = {"black": "#111111", "white": "#9e9e9e", "red": "#c62828", "green": "#2e7d32"}
 
 WIDTH, HEIGHT = 600, 220
 LEFT, RIGHT, TOP, BOTTOM = 34, 10, 10, 30
@@ -82,14 +82,19 @@ def stone_chart(series, colours, *, current=None, marks=()):
         if len(series) == 1:
             points += f" {x(1):.1f},{y(series[0].get(colour, 0)):.1f}"
         stroke = STROKES.get(colour, "#555555")
-        if colour == "white":
-            parts.append(f'<polyline points="{points}" fill="none" stroke="#555555" stroke-width="4" '
-                         f'stroke-linejoin="round"/>')
         parts.append(f'<polyline class="series" data-colour="{escape(colour)}" points="{points}" fill="none" '
                      f'stroke="{stroke}" stroke-width="2" stroke-linejoin="round"/>')
         if current is not None and 0 <= current < len(series):
             cy = y(series[current].get(colour, 0))
             parts.append(f'<circle cx="{x(current):.1f}" cy="{cy:.1f}" r="4" fill="{stroke}" stroke="#555555"/>')
+    # legend, top left
+    lx = LEFT + 8
+    for colour in colours:
+        stroke = STROKES.get(colour, "#555555")
+        parts.append(f'<line x1="{lx}" x2="{lx + 16}" y1="{TOP + 10}" y2="{TOP + 10}" stroke="{stroke}" '
+                     f'stroke-width="3"/><text x="{lx + 20}" y="{TOP + 14}" fill="#1d2520">'
+                     f'{escape(colour_name(colour))}</text>')
+        lx += 28 + 7 * len(colour_name(colour))
     # worst mistakes
     for ply in marks:
         if 0 < ply < len(series):
