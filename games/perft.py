@@ -27,6 +27,7 @@ primitives, kept as the baseline the benchmark compares against.
 from __future__ import annotations
 
 import time
+from itertools import cycle
 
 from .board import Board
 from .variant import Variant
@@ -43,15 +44,21 @@ class Lanes:
     def __init__(self, g):
         self.g = g
         self.size = g.size  # board bits per lane; bit ``size`` is the lane's guard bit
-        self.lane_bytes = (g.size + g.max_shift + 7) // 8
-        self.lane_bits = 8 * self.lane_bytes
-        lb = self.lane_bytes
+        self.lane_bytes = lb = (g.size + g.max_shift + 7) // 8
+        self.lane_bits = 8 * lb
         self.playable_lane = g.playable.to_bytes(lb, "little")
         self.add_lane = ((1 << g.size) - 1).to_bytes(lb, "little")
         self.guard_lane = (1 << g.size).to_bytes(lb, "little")
         self.zero_lane = bytes(lb)
-        self.bit_bytes = {1 << i: (1 << i).to_bytes(lb, "little") for i in g.squares}
+        self.lane_ones = int.from_bytes(b"\x01" * lb, "little")
+        # one_hot[j][v]: one lane per set bit of the value v at byte j of a lane,
+        # holding just that bit
+        self.one_hot = [
+            [b"".join((1 << (8 * j + t)).to_bytes(lb, "little") for t in range(8) if v >> t & 1) for v in range(256)]
+            for j in range(lb)
+        ]
         self._rep: dict[int, tuple[int, int, int]] = {}
+        self._slices: dict[int, list[slice]] = {}
 
     def repeated(self, n: int) -> tuple[int, int, int]:
         """(playable, add, guard) masks repeated over ``n`` lanes."""
@@ -63,6 +70,29 @@ class Lanes:
                 int.from_bytes(self.guard_lane * n, "little"),
             )
         return r
+
+    def expand(self, Mb: bytes, n: int, parts) -> tuple[list[bytes], bytes, bytes]:
+        """Children of ``n`` lanes whose move masks are ``Mb`` (lane-packed bytes).
+
+        Returns each of ``parts`` (lane-packed bytes of the same lanes) with
+        every lane repeated once per move, the matching one-hot move lanes, and
+        the number of moves of each lane (one byte per lane).  Everything runs
+        in C: popcounts by ``bytes.translate``; one multiplication sums each
+        lane's bytes into its top byte; ``map`` repeats and ``join`` packs.
+        """
+        lb = self.lane_bytes
+        nb = n * lb
+        counts = (int.from_bytes(Mb.translate(_POPCOUNT), "little") * self.lane_ones).to_bytes(nb + lb, "little")
+        counts = counts[lb - 1 : nb : lb]
+        sl = self._slices.get(n)
+        if sl is None:
+            sl = self._slices[n] = [slice(lo, lo + lb) for lo in range(0, nb, lb)]
+        repeated = [b"".join(map(bytes.__mul__, map(p.__getitem__, sl), counts)) for p in parts]
+        moves = b"".join(map(list.__getitem__, cycle(self.one_hot), Mb))
+        return repeated, moves, counts
+
+
+_POPCOUNT = bytes(bin(i).count("1") for i in range(256))
 
 
 def lanes_of(g) -> Lanes:
@@ -79,7 +109,6 @@ def _batch2(L: Lanes, P: int, O: int, n: int, depth: int) -> int:
     """Leaves ``depth`` >= 1 plies below ``n`` lane-packed positions, ``P`` to move."""
     g = L.g
     moves = g.moves
-    flips_lanes = g.flips_lanes
     lb = L.lane_bytes
     nb = n * lb
     playable, add, guard = L.repeated(n)
@@ -89,46 +118,36 @@ def _batch2(L: Lanes, P: int, O: int, n: int, depth: int) -> int:
 
     Pb = P.to_bytes(nb, "little")
     Ob = O.to_bytes(nb, "little")
-    Mb = M.to_bytes(nb, "little")
-    from_bytes = int.from_bytes
-    bit_bytes = L.bit_bytes
-    zero = L.zero_lane
-    owns: list[bytes] = []
-    opps: list[bytes] = []
-    mvs: list[bytes] = []
+    (own_all, opp_all), mv_all, counts = L.expand(M.to_bytes(nb, "little"), n, (Pb, Ob))
     leaves = 0
-    for lo in range(0, nb, lb):
-        hi = lo + lb
-        m = from_bytes(Mb[lo:hi], "little")
-        if m:
-            k = m.bit_count()
-            owns.append(Pb[lo:hi] * k)
-            opps.append(Ob[lo:hi] * k)
-            while m:
-                b = m & -m
-                mvs.append(bit_bytes[b])
-                m ^= b
-        else:
-            p = from_bytes(Pb[lo:hi], "little")
-            o = from_bytes(Ob[lo:hi], "little")
-            if moves(o, p):  # pass: the child is the same position, other side to move
-                owns.append(Pb[lo:hi])
-                opps.append(Ob[lo:hi])
-                mvs.append(zero)
-            else:  # finished game: one leaf
+    if 0 in counts:
+        # no move: a pass (the same position, other side to move, move lane 0)
+        # if the opponent can move, else a finished game, which is one leaf
+        passes = []
+        i = counts.find(0)
+        while i >= 0:
+            lane = slice(i * lb, i * lb + lb)
+            if moves(int.from_bytes(Ob[lane], "little"), int.from_bytes(Pb[lane], "little")):
+                passes.append(lane)
+            else:
                 leaves += 1
-    own_all = b"".join(owns)
-    opp_all = b"".join(opps)
-    mv_all = b"".join(mvs)
-    count = len(mvs)
+            i = counts.find(0, i + 1)
+        if passes:
+            own_all += b"".join(Pb[lane] for lane in passes)
+            opp_all += b"".join(Ob[lane] for lane in passes)
+            mv_all += L.zero_lane * len(passes)
+    flips_lanes = g.flips_lanes
+    from_bytes = int.from_bytes
+    total = len(mv_all)
     step = BATCH * lb
-    for lo in range(0, count * lb, step):
+    for lo in range(0, total, step):
         hi = lo + step
         own = from_bytes(own_all[lo:hi], "little")
         opp = from_bytes(opp_all[lo:hi], "little")
         mv = from_bytes(mv_all[lo:hi], "little")
-        k = min(BATCH, count - lo // lb)
-        f = flips_lanes(mv, own, opp, *L.repeated(k)[1:])
+        k = min(step, total - lo) // lb
+        _, add, guard = L.repeated(k)
+        f = flips_lanes(mv, own, opp, add, guard)
         leaves += _batch2(L, opp & ~f, own | f | mv, k, depth - 1)
     return leaves
 
@@ -138,11 +157,10 @@ def _batch2(L: Lanes, P: int, O: int, n: int, depth: int) -> int:
 
 def _batchn(L: Lanes, cs: list[int], N: int, n: int, depth: int) -> int:
     """Like _batch2 for 3-4 players: ``cs`` are the colours in turn order from
-    the side to move, ``N`` the neutral stones."""
+    the side to move, ``N`` the neutral stones.  Nobody passes: a lane without
+    a flipping move places next to any stone, and a lane without that is a
+    finished game."""
     g = L.g
-    moves = g.moves
-    flips_lanes = g.flips_lanes
-    neighbours = g.neighbours
     lb = L.lane_bytes
     nb = n * lb
     size = L.size
@@ -151,49 +169,28 @@ def _batchn(L: Lanes, cs: list[int], N: int, n: int, depth: int) -> int:
     for c in cs:
         occ |= c
     own = cs[0]
-    M = moves(own, occ ^ own, playable)
-    # lanes with no flipping move place next to any stone instead
-    has = (((M + add) & guard) >> size) * ((1 << size) - 1)
-    M |= neighbours(occ, playable) & ~occ & ~has
+    M = g.moves(own, occ ^ own, playable)
+    t = (M + add) & guard  # guard bits of the lanes with a flipping move
+    M |= g.neighbours(occ, playable) & ~occ & ~(t - (t >> size))
     if depth == 1:
         return M.bit_count() + n - ((M + add) & guard).bit_count()
 
+    parts = [c.to_bytes(nb, "little") for c in cs]
+    parts.append(N.to_bytes(nb, "little"))
+    alls, mv_all, counts = L.expand(M.to_bytes(nb, "little"), n, parts)
+    leaves = counts.count(0)
+    flips_lanes = g.flips_lanes
     from_bytes = int.from_bytes
-    colour_bytes = [c.to_bytes(nb, "little") for c in cs]
-    Nb = N.to_bytes(nb, "little")
-    Mb = M.to_bytes(nb, "little")
-    bit_bytes = L.bit_bytes
-    parts: list[list[bytes]] = [[] for _ in cs]
-    nparts: list[bytes] = []
-    mvs: list[bytes] = []
-    leaves = 0
-    for lo in range(0, nb, lb):
-        hi = lo + lb
-        m = from_bytes(Mb[lo:hi], "little")
-        if not m:
-            leaves += 1  # no empty square touches a stone: the game is over
-            continue
-        k = m.bit_count()
-        for part, cb in zip(parts, colour_bytes):
-            part.append(cb[lo:hi] * k)
-        nparts.append(Nb[lo:hi] * k)
-        while m:
-            b = m & -m
-            mvs.append(bit_bytes[b])
-            m ^= b
-    alls = [b"".join(p) for p in parts]
-    n_all = b"".join(nparts)
-    mv_all = b"".join(mvs)
-    count = len(mvs)
+    total = len(mv_all)
     step = BATCH * lb
-    for lo in range(0, count * lb, step):
+    for lo in range(0, total, step):
         hi = lo + step
-        c = [from_bytes(a[lo:hi], "little") for a in alls]
-        nt = from_bytes(n_all[lo:hi], "little")
+        *c, nt = [from_bytes(a[lo:hi], "little") for a in alls]
         mv = from_bytes(mv_all[lo:hi], "little")
+        k = min(step, total - lo) // lb
+        _, add, guard = L.repeated(k)
         own = c[0]
-        k = min(BATCH, count - lo // lb)
-        f = flips_lanes(mv, own, nt | _union(c[1:]), *L.repeated(k)[1:])
+        f = flips_lanes(mv, own, nt | _union(c[1:]), add, guard)
         keep = ~f
         nxt = [x & keep for x in c[1:]]
         nxt.append(own | f | mv)
