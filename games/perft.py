@@ -8,17 +8,20 @@ transposition table.
 How it is fast in pure Python
 -----------------------------
 Python spends its time per bytecode, not per bit, so ``perft`` works on many
-positions at once: a *batch* packs the positions of one tree level side by
-side in a single int, one lane of ``lane_bits`` bits per position (the board
-bits plus a gap wider than the longest shift, so no shift carries a stone into
-the next lane).  The generated ``Geometry.moves`` and ``Geometry.flips_many``
-are written with shifts and masks only, so they run unchanged on a batch; the
-playable mask is simply repeated once per lane.  Per level the Python-level
-work is one batch move generation, one batch flip computation and a short
-loop per child that writes its move bit into a new lane.  Batches are capped at
-:data:`BATCH` lanes and explored depth first, so memory stays small at any
-depth.  The last ply adds up the bits of the batch's move masks (``bit_count``)
-plus one for each lane without a move, found with a guard-bit carry trick.
+positions at once: a *batch* packs positions side by side in one int, one
+lane of ``Lanes.lane_bytes`` bytes per position (the board bits, a guard bit,
+and a gap wider than the longest shift, so no shift carries a stone into the
+next lane).  The generated ``Geometry.moves`` (and ``neighbours``) use shifts
+and masks only, so they run unchanged on a batch with the playable mask
+repeated once per lane; ``Geometry.flips_lanes`` computes every lane's flips
+for one move bit per lane.  A level costs a fixed number of big-int operations
+per batch, and the children of a batch are laid out by C-level bytes
+operations (``Lanes.expand``), so no Python code runs per move.  Batches hold
+at most :data:`BATCH` lanes and are explored depth first, so memory stays small
+at any depth.  The last ply adds up the move bits of the whole batch
+(``int.bit_count``) plus one for each lane without a move (a pass or a finished
+game), counted with a guard-bit carry: adding ``2**size - 1`` to a lane carries
+into its guard bit exactly when the lane is not empty.
 
 :func:`perft_plain` is the ordinary depth-first bitboard perft on the same
 primitives, kept as the baseline the benchmark compares against.
@@ -27,6 +30,7 @@ primitives, kept as the baseline the benchmark compares against.
 from __future__ import annotations
 
 import time
+from functools import lru_cache
 from itertools import cycle
 
 from .board import Board
@@ -95,11 +99,10 @@ class Lanes:
 _POPCOUNT = bytes(bin(i).count("1") for i in range(256))
 
 
+@lru_cache(maxsize=64)
 def lanes_of(g) -> Lanes:
-    lanes = g.__dict__.get("_lanes")
-    if lanes is None:
-        lanes = g._lanes = Lanes(g)
-    return lanes
+    """The (cached) lane constants of geometry ``g``."""
+    return Lanes(g)
 
 
 # -- two players -------------------------------------------------------------------
@@ -269,25 +272,21 @@ def perft_plain(position, depth: int) -> int:
     t = board.turn_index
     moves, flips = g.moves, g.flips
 
-    def rec(own: int, opp: int, depth: int, passed: bool) -> int:
+    def rec(own: int, opp: int, depth: int) -> int:
         m = moves(own, opp)
         if depth == 1:
-            return m.bit_count() or 1
+            return m.bit_count() or 1  # a pass or a finished game is one leaf
         if not m:
-            if passed:
-                return 1
-            if not moves(opp, own):
-                return 1
-            return rec(opp, own, depth - 1, True)
+            return rec(opp, own, depth - 1) if moves(opp, own) else 1
         total = 0
         while m:
             b = m & -m
             m ^= b
             f = flips(b, own, opp)
-            total += rec(opp & ~f, own | f | b, depth - 1, False)
+            total += rec(opp & ~f, own | f | b, depth - 1)
         return total
 
-    return rec(board.bits[t], board.bits[1 - t], depth, False)
+    return rec(board.bits[t], board.bits[1 - t], depth)
 
 
 def _perft_board(board: Board, depth: int) -> int:
