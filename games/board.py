@@ -20,7 +20,7 @@ the neutral stone, ``.`` empty, ``#`` removed (octagon cut or blocked).
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 
 from .geometry import SYMMETRIES
 from .notation import NotationError, format_transcript, parse_transcript
@@ -61,8 +61,8 @@ class Outcome:
     """
 
     winner: str | None
-    counts: dict = field(compare=True)
-    score: dict = field(compare=True)
+    counts: dict
+    score: dict
     ranking: tuple = ()
     termination: str = "board_full"
 
@@ -351,12 +351,11 @@ class Board:
         board = cls(variant)
         g = board.geometry
         rows = []
-        letters = set("abcdefghij")
+        header = "abcdefghij"[: g.width]
         for line in text.splitlines():
             line = "".join(line.split())
-            if not line or set(line) <= letters:
-                continue
-            rows.append(line.lstrip("0123456789"))
+            if line and line != header:
+                rows.append(line.lstrip("0123456789"))
         if len(rows) != g.height:
             raise ValueError(f"expected {g.height} rows for the {g.board} board, got {len(rows)}")
         colour_of = {v: k for k, v in STONE_CHARS.items()}

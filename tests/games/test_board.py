@@ -298,6 +298,9 @@ def test_render_and_parse_round_trip():
         Board.parse(b.render().replace("#", ".", 1), v)
     with pytest.raises(ValueError):
         Board.parse("XO", v)
+    # lower case is accepted, and a row of green stones is not mistaken for the header
+    rows = ["gggggggg"] + ["........"] * 6 + ["xxxxxxxx"]
+    assert Board.parse("\n".join(rows), Variant(players=4)).counts() == {"black": 8, "white": 0, "red": 0, "green": 8}
 
 
 def test_transcripts_round_trip_and_accept_passes_and_separators():
