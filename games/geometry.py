@@ -42,11 +42,16 @@ Primitives (all take and return ints)
 ``g.empty(occupied)``
     ``playable & ~occupied``.
 ``g.moves`` and ``g.neighbours`` also work lane-parallel, on many positions
-packed side by side in one int with ``playable`` repeated per lane; together
+packed side by side in one int, given ``playable`` repeated per lane as their
+optional last argument; together
 with ``g.flips_lanes(mv, own, opp, add, guard)`` (one move bit per lane) they
 drive ``games.perft``, which documents the lane layout.
 
-Squares: ``g.square_index("d3")``, ``g.square_name(21)``, ``g.bit("d3")``,
+Sizes: ``g.width``, ``g.height``, ``g.stride``, ``g.size`` (bit positions in
+use, ``height * stride``: 42, 72, 110 and 110), ``g.playable_count``.
+Squares: ``g.squares`` (indices of the playable squares in board order),
+``g.cell(i)`` -> (col, row), ``g.cell_index(col, row)``,
+``g.square_index("d3")``, ``g.square_name(21)``, ``g.bit("d3")``,
 ``g.names(mask)`` (board order), ``g.indices(mask)``, ``iter_bits(mask)``
 (single-bit ints, low first).  Masks: ``playable``, ``removed`` (cuts and
 blocked), ``cuts``, ``blocked_mask``, ``corners`` (playable corners),
