@@ -96,6 +96,26 @@ def main_page_urls(client):
     return urls
 
 
+def start_from_form(client, name):
+    """Submit the form of URL `name` as it is prefilled; the page it leads to, or None."""
+    try:
+        url = reverse(name)
+    except NoReverseMatch:
+        return None
+    response = client.get(url)
+    if response.status_code != 200 or not response.context or "form" not in response.context:
+        return None
+    form = response.context["form"]
+    data = {}
+    for field_name, field in form.fields.items():
+        value = form.initial.get(field_name, field.initial)
+        if value is None or value is False or value == []:
+            continue
+        data[field_name] = value
+    started = client.post(url, data)
+    return started.url if started.status_code == 302 else None
+
+
 @pytest.mark.django_db
 def test_no_english_on_the_main_pages_in_german(client):
     untranslated = untranslated_msgids()
@@ -104,21 +124,17 @@ def test_no_english_on_the_main_pages_in_german(client):
     for url in anonymous:
         report[("anonymous", url)] = untranslated_on(client, url, untranslated)
     # A game against the computer, as a guest starts one from the play form.
-    try:
-        play = reverse("play")
-    except NoReverseMatch:
-        play = None
-    if play:
-        form = client.get(play).context["form"]
-        data = {name: field.initial for name, field in form.fields.items()
-                if field.initial is not None and field.initial is not False}
-        started = client.post(play, data)
-        if started.status_code == 302:
-            report[("guest", started.url)] = untranslated_on(client, started.url, untranslated)
+    started = start_from_form(client, "play")
+    if started:
+        report[("guest", started)] = untranslated_on(client, started, untranslated)
 
     user = get_user_model().objects.create_user(WALKER, "walker@example.com", "a-long-password-1")
     client.force_login(user)
-    for url in main_page_urls(client):
+    signed_in = main_page_urls(client)
+    table = start_from_form(client, "table_new")  # an online table, as its host sees it
+    if table:
+        signed_in.append(table)
+    for url in signed_in:
         report[("signed in", url)] = untranslated_on(client, url, untranslated, extra_allowed={WALKER})
 
     assert len(anonymous) >= len(PAGES) + 4  # home, rules, play, login at least
