@@ -49,7 +49,6 @@ class Lanes:
         self.g = g
         self.size = g.size  # board bits per lane; bit ``size`` is the lane's guard bit
         self.lane_bytes = lb = (g.size + g.max_shift + 7) // 8
-        self.lane_bits = 8 * lb
         self.playable_lane = g.playable.to_bytes(lb, "little")
         self.add_lane = ((1 << g.size) - 1).to_bytes(lb, "little")
         self.guard_lane = (1 << g.size).to_bytes(lb, "little")
