@@ -34,12 +34,15 @@ from .endgame import Timeout
 
 WIN = 100_000
 INF = 10**9
+HARD_MODE = "paranoid"
 
 
 class MultiSearch:
     """Paranoid alpha-beta for ``n`` players on one geometry."""
 
-    def __init__(self, geo: Tables, players: int, root: int, *, anti: bool = False):
+    def __init__(self, geo: Tables, players: int, root: int, *, anti: bool = False,
+                 mode: str = "paranoid"):
+        self.mode = mode  # "paranoid" or "brs" (best-reply search)
         self.geo = geo
         self.n = players
         self.root_player = root
@@ -199,6 +202,86 @@ class MultiSearch:
                 tt[key] = (depth, best, best, best_sq)
             return best
 
+        def brs(bits, neutral, depth, alpha, beta, max_node):
+            # Best-Reply Search (Schadd & Winands): the root player's moves
+            # alternate with ONE move of whichever opponent hurts most.
+            me.nodes += 1
+            if not me.nodes & 127 and me.deadline is not None and monotonic() > me.deadline:
+                raise Timeout
+            if max_node:
+                m, own, opp, flipping = legal(bits, neutral, root)
+                if not m:
+                    return terminal(bits)
+                if depth <= 0:
+                    return evaluate(bits, neutral)
+                key = (bits, neutral, -1)
+                entry = tt.get(key)
+                first = entry[3] if entry is not None else -1
+                if entry is not None and entry[0] >= depth:
+                    d, lo, hi, _ = entry
+                    if lo >= beta:
+                        return lo
+                    if hi <= alpha:
+                        return hi
+                    if lo == hi:
+                        return lo
+                order = []
+                while m:
+                    b = m & -m
+                    m ^= b
+                    sq = b.bit_length() - 1
+                    order.append((-1000 if sq == first else static[sq], sq, b))
+                order.sort()
+                a0 = alpha
+                best, best_sq = -INF, -1
+                for _, sq, b in order:
+                    nb, nn = play(bits, neutral, root, b, own, opp, flipping)
+                    v = brs(nb, nn, depth - 1, alpha, beta, False)
+                    if v > best:
+                        best, best_sq = v, sq
+                        if v > alpha:
+                            alpha = v
+                            if alpha >= beta:
+                                break
+                if best <= a0:
+                    tt[key] = (depth, -INF, best, best_sq)
+                elif best >= beta:
+                    tt[key] = (depth, best, INF, best_sq)
+                else:
+                    tt[key] = (depth, best, best, best_sq)
+                return best
+            # MIN node: every opponent's moves from this position
+            if depth <= 0:
+                m, _, _, _ = legal(bits, neutral, root)
+                if not m:
+                    return terminal(bits)
+                return evaluate(bits, neutral)
+            replies = []
+            for j in range(n):
+                if j == root:
+                    continue
+                m, own, opp, flipping = legal(bits, neutral, j)
+                while m:
+                    b = m & -m
+                    m ^= b
+                    sq = b.bit_length() - 1
+                    replies.append((static[sq], j, b, own, opp, flipping))
+            if not replies:
+                return terminal(bits)
+            replies.sort(key=lambda r: r[0])
+            best = INF
+            for _, j, b, own, opp, flipping in replies:
+                nb, nn = play(bits, neutral, j, b, own, opp, flipping)
+                v = brs(nb, nn, depth - 1, alpha, beta, True)
+                if v < best:
+                    best = v
+                    if v < beta:
+                        beta = v
+                        if alpha >= beta:
+                            break
+            return best
+
+        self._brs = brs
         self._search = search
         self._legal = legal
         self._play = play
@@ -242,7 +325,10 @@ class MultiSearch:
         self._partial = None
         for sq in sqs:
             nb, nn = self._play(bits, neutral, t, 1 << sq, own, opp, flipping)
-            v = self._search(nb, nn, nt, depth - 1, alpha, INF)
+            if self.mode == "brs":
+                v = self._brs(nb, nn, depth - 1, alpha, INF, False)
+            else:
+                v = self._search(nb, nn, nt, depth - 1, alpha, INF)
             if v > alpha:
                 alpha, best_sq = v, sq
                 self._partial = (v, sq)
@@ -255,7 +341,7 @@ class MultiSearch:
         empties = (self.geo.playable & ~(neutral | sum_bits(bits))).bit_count()
         for depth in range(1, min(max_depth, empties) + 1):
             t0 = clock.now()
-            if deadline is not None and depth > 1 and deadline - t0 < last * 3:
+            if deadline is not None and depth > 1 and deadline - t0 < last * 1.5:
                 break
             self.deadline = deadline if depth > 1 else None
             try:
@@ -268,7 +354,7 @@ class MultiSearch:
             finally:
                 self.deadline = None
             last = clock.now() - t0
-            if abs(value) >= WIN:
+            if abs(value) >= WIN and self.mode == "paranoid":
                 break
         return value, best, done
 
@@ -298,7 +384,7 @@ def choose(geo: Tables, bits, neutral, t: int, level: str, anti: bool,
     if len(sqs) == 1:
         return sqs[0]
     n = len(bits)
-    ms = MultiSearch(geo, n, t, anti=anti)
+    ms = MultiSearch(geo, n, t, anti=anti, mode=HARD_MODE if level == "hard" else "paranoid")
     if level == "easy":
         values = ms.move_values(bits, neutral, 1)
         noisy = sorted(((v + rng.gauss(0, 300), sq) for sq, v in values), reverse=True)
