@@ -1,5 +1,8 @@
 """Command line: ``python -m games perft --board 8x8 --depth 9``.
 
+The computer players add ``python -m games play ...`` (a match between
+levels) and ``python -m games solve FILE`` (exact endgames); see games.ai.cli.
+
 Prints the leaf count for each depth 1..D with the wall time, the leaves per
 second of wall time and of process CPU time (the machine may be shared).
 A variant that breaks RULES is reported with the rule, exit status 2.
@@ -44,7 +47,15 @@ def main(argv=None) -> int:
     p.add_argument("--handicap-colour", default="white", choices=("black", "white"))
     p.add_argument("--depth", type=int, required=True)
     p.add_argument("--plain", action="store_true", help="use the plain one-position-at-a-time perft")
+    from .ai import cli as ai_cli
+
+    ai_cli.add_play_arguments(sub.add_parser("play", help="play a match between computer levels"))
+    ai_cli.add_solve_arguments(sub.add_parser("solve", help="solve endgame positions (ffo.txt format) exactly"))
     args = parser.parse_args(argv)
+    if args.command == "play":
+        return ai_cli.play(args)
+    if args.command == "solve":
+        return ai_cli.solve(args)
 
     try:
         variant = _variant(args)
