@@ -323,7 +323,7 @@ def seats_view(table, viewer):
             "name": "" if kind == "free" else seat.display_name,
             "username": seat.user.get_username() if seat.user_id else "",
             "is_host": seat.user_id is not None and seat.user_id == table.host_id,
-            "is_me": seat is mine, "to_move": game.status == Game.Status.PLAYING and seat.colour == game.turn,
+            "is_me": seat is mine,
         })
     waiting = game.status == Game.Status.WAITING
     return {

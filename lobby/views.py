@@ -86,9 +86,11 @@ def lobby(request):
 
 # -- the table page --------------------------------------------------------------------
 
-def find(request, code):
-    """(table, viewer) or a response: 404 for a wrong code, 403 for a private game."""
-    viewer = Viewer.from_request(request)
+def find(request, code, create_guest=False):
+    """(table, viewer, None), or a refusal: 404 for a wrong code, 403 for a private game.
+
+    A guest token goes into the session only when a visitor takes a seat as a guest."""
+    viewer = Viewer.from_request(request, create=create_guest)
     try:
         table = services.find_table(code)
     except TableNotFound as missing:
@@ -158,11 +160,11 @@ def sit(request, code):
 @require_POST
 def sit_as_guest(request, code):
     """A visitor without an account takes a seat under the name they type."""
-    table, viewer, refused = find(request, code)
-    if refused:
-        return refused
     if request.user.is_authenticated:
         return sit(request, code)
+    table, viewer, refused = find(request, code, create_guest=True)
+    if refused:
+        return refused
     form = GuestForm(request.POST)
     try:
         if not form.is_valid():

@@ -40,6 +40,12 @@ def test_a_new_table_waits_with_one_seat_per_colour_and_the_host_seated(alice):
     assert seats["white"].user is None and not seats["white"].guest_token
 
 
+def test_a_table_whose_other_seats_are_all_computers_starts_at_once(alice):
+    table = open_table(alice, players=4, board="8x8", computer_colours=["white", "red", "green"])
+    game = Game.objects.get(pk=table.game_id)
+    assert (game.status, game.turn) == ("playing", "black") and game.deadline is not None
+
+
 def test_codes_are_long_random_and_free_of_look_alikes(alice):
     codes = {open_table(alice).code for _ in range(20)}
     assert len(codes) == 20
