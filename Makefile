@@ -32,7 +32,7 @@ $(VENV)/.installed: pyproject.toml
 	touch $@
 
 $(VENV)/.installed-test: pyproject.toml $(VENV)/.installed
-	$(PIP) install --quiet --disable-pip-version-check -e ".[test]"
+	$(PIP) install --quiet --no-compile --disable-pip-version-check -e ".[test]"
 	touch $@
 
 # Browser tests drive Debian's Chromium (Playwright's own browser download is not used).
