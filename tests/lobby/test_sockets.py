@@ -147,3 +147,17 @@ def test_two_simultaneous_submissions_of_the_same_move_apply_once(no_scheduling)
     game.refresh_from_db()
     assert game.ply == 1 and list(game.moves.values_list("square", flat=True)) == ["d3"]
     assert len(no_scheduling) == 2  # the start and the one move: announced once each
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.asyncio
+async def test_a_table_page_hears_that_the_table_closed():
+    alice = await sync_to_async(make_user)("alice")
+    table = await sync_to_async(services.open_table)(alice, Variant(players=3))
+    communicator, connected, _code = await connect(f"/ws/tables/{table.code}/", ORIGIN)
+    assert connected
+    await communicator.receive_from(timeout=5)
+    assert await sync_to_async(services.leave)(table, Viewer(user=alice)) == "closed"
+    html = await receive_until(communicator, 'data-status="closed"')
+    assert "This table was closed" in html
+    await communicator.disconnect()

@@ -347,3 +347,24 @@ def test_the_lobby_lists_open_and_running_public_tables(alice, bob, carol):
     open_part, playing_part = page.split('id="playing-tables"')
     assert waiting.code in open_part and "2 of 3" in open_part and "Alice" in open_part
     assert running.code in playing_part
+
+
+def test_the_sweep_times_out_a_player_whose_task_was_lost(running):
+    from games.tasks import sweep_overdue
+
+    Game.objects.filter(pk=running.game_id).update(deadline=timezone.now() - timedelta(seconds=5))
+    assert sweep_overdue() == 1
+    assert Move.objects.get(game_id=running.game_id).made_by == "timeout"
+    assert sweep_overdue() == 0  # the new deadline is a minute away
+
+
+def test_a_finished_table_leaves_the_lobby(running, monkeypatch):
+    told = []
+    monkeypatch.setattr("lobby.services.table_changed", lambda table_id, lobby=True: told.append((table_id, lobby)))
+    game = Game.objects.get(pk=running.game_id)
+    services.on_state_pushed(sender=Game, game=game)
+    assert told == []  # still playing: the lobby does not change with every move
+    Game.objects.filter(pk=game.pk).update(status="finished", turn="")
+    services.on_state_pushed(sender=Game, game=Game.objects.get(pk=game.pk))
+    assert told == [(running.pk, True)]
+    assert services.lobby_tables() == {"open_tables": [], "playing_tables": []}
