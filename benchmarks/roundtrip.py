@@ -1,0 +1,357 @@
+"""Move round trip at online tables: one player's submit to the other player's screen.
+
+Starts one daphne and one Celery worker (and a private Redis unless REDIS_URL is
+set) on a scratch database with DEBUG off, opens --tables two-player 8x8 tables
+between signed-in users, and lets every table play at once: the player to move
+thinks for a random --think time, POSTs the move as htmx does (session cookie,
+CSRF header, expected ply) over a keep-alive HTTP connection, and the clock runs
+until the opponent's websocket (/ws/games/<id>/) delivers the state with that
+move. A finished game is replaced by a new table. Prints the median, 95th and
+99th percentile of the round trip, the throughput, and any lost or failed move.
+
+    .venv/bin/python benchmarks/roundtrip.py                       # 50 tables, 60 s, think 1-3 s
+    .venv/bin/python benchmarks/roundtrip.py --tables 50 --think 0.2,0.6 --seconds 30
+"""
+import argparse
+import asyncio
+import os
+import random
+import re
+import signal
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.parse
+import urllib.request
+from pathlib import Path
+
+import websockets
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+
+def free_port():
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+class Site:
+    """One daphne, one Celery worker (+ a private Redis) on a scratch database, DEBUG off."""
+
+    def __init__(self, scratch, concurrency):
+        from config.embedded_redis import EmbeddedRedis
+
+        self.redis = None
+        redis_url = os.environ.get("REDIS_URL")
+        if not redis_url:
+            redis_url = f"unix://{scratch}/redis/redis.sock"
+            self.redis = EmbeddedRedis(redis_url).start()
+        self.port = free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.env = dict(
+            os.environ, DEBUG="0", SECRET_KEY="roundtrip-benchmark-" + "x" * 40, ALLOWED_HOSTS="127.0.0.1",
+            SECURE_SSL_REDIRECT="0", REDIS_URL=redis_url, VAR_DIR=str(scratch), LOG_LEVEL="WARNING",
+            DATABASE_URL=os.environ.get("DATABASE_URL", f"sqlite:///{scratch}/bench.sqlite3"))
+        for command in (["migrate", "-v0"], ["collectstatic", "--noinput", "-v0"]):
+            subprocess.run([sys.executable, "manage.py", *command], cwd=ROOT, env=self.env, check=True)
+        self.log = open(Path(scratch) / "site.log", "wb")
+        self.processes = [
+            subprocess.Popen([sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(self.port),
+                              "config.asgi:application"], cwd=ROOT, env=self.env, stdout=self.log,
+                             stderr=subprocess.STDOUT, start_new_session=True),
+            subprocess.Popen([sys.executable, "-m", "celery", "-A", "config", "worker", "--concurrency",
+                              str(concurrency), "--loglevel", "WARNING", "--without-mingle", "--without-gossip"],
+                             cwd=ROOT, env=self.env, stdout=self.log, stderr=subprocess.STDOUT,
+                             start_new_session=True),
+        ]
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            try:
+                with urllib.request.urlopen(self.url + "/healthz", timeout=5) as response:
+                    if response.status == 200:
+                        return
+            except OSError:
+                time.sleep(0.3)
+        self.stop()
+        raise SystemExit("the site did not become healthy; see " + str(Path(scratch) / "site.log"))
+
+    def stop(self):
+        for process in self.processes:
+            try:
+                os.killpg(process.pid, signal.SIGTERM)
+            except ProcessLookupError:
+                pass
+        for process in self.processes:
+            try:
+                process.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                os.killpg(process.pid, signal.SIGKILL)
+                process.wait()
+        if self.redis:
+            self.redis.stop()
+
+
+def setup_django(site):
+    """This process writes users and tables straight into the site's database."""
+    os.environ.update({key: site.env[key] for key in ("DATABASE_URL", "REDIS_URL", "VAR_DIR", "SECRET_KEY",
+                                                        "ALLOWED_HOSTS", "DEBUG", "SECURE_SSL_REDIRECT")})
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+    import django
+
+    django.setup()
+
+
+def make_players(count):
+    from django.contrib.auth import get_user_model
+    from django.test import Client
+
+    users, sessions = [], []
+    for number in range(count):
+        user = get_user_model().objects.create_user(f"bench{number}-{os.getpid()}")
+        client = Client()
+        client.force_login(user)
+        users.append(user)
+        sessions.append(client.cookies["sessionid"].value)
+    return users, sessions
+
+
+def new_table(host, guest):
+    """A running 8x8 table: host Black, guest White. (code, game public id)."""
+    from games import Variant
+    from games.services import Viewer
+    from lobby import services
+
+    table = services.open_table(host, Variant(board="8x8"), level="easy")
+    services.join(table, Viewer(user=guest))
+    return table.code, table.game.public_id
+
+
+class HTTP:
+    """A minimal keep-alive HTTP/1.1 client on asyncio streams (one per player)."""
+
+    def __init__(self, port, session):
+        self.port, self.session, self.csrf = port, session, ""
+        self.reader = self.writer = None
+
+    async def request(self, method, path, data=None, headers=()):
+        for attempt in (1, 2):
+            try:
+                return await self._request(method, path, data, headers)
+            except (ConnectionError, asyncio.IncompleteReadError):
+                self.close()
+                if attempt == 2:
+                    raise
+
+    async def _request(self, method, path, data, headers):
+        if self.writer is None:
+            self.reader, self.writer = await asyncio.open_connection("127.0.0.1", self.port)
+        body = urllib.parse.urlencode(data).encode() if data is not None else b""
+        cookie = f"sessionid={self.session}" + (f"; csrftoken={self.csrf}" if self.csrf else "")
+        lines = [f"{method} {path} HTTP/1.1", f"Host: 127.0.0.1:{self.port}", f"Cookie: {cookie}", *headers]
+        if data is not None:
+            lines += ["Content-Type: application/x-www-form-urlencoded", f"Content-Length: {len(body)}"]
+        self.writer.write(("\r\n".join(lines) + "\r\n\r\n").encode() + body)
+        await self.writer.drain()
+        status = int((await self.reader.readline()).split()[1])
+        length, chunked, close = None, False, False
+        while True:
+            line = (await self.reader.readline()).decode("latin-1").strip()
+            if not line:
+                break
+            name, _, value = line.partition(":")
+            name, value = name.lower(), value.strip()
+            if name == "content-length":
+                length = int(value)
+            elif name == "transfer-encoding" and "chunked" in value.lower():
+                chunked = True
+            elif name == "connection" and value.lower() == "close":
+                close = True
+            elif name == "set-cookie" and value.startswith("csrftoken="):
+                self.csrf = value.split(";", 1)[0].split("=", 1)[1]
+        if chunked:
+            parts = []
+            while True:
+                size = int((await self.reader.readline()).strip(), 16)
+                if size == 0:
+                    await self.reader.readline()
+                    break
+                parts.append(await self.reader.readexactly(size))
+                await self.reader.readline()
+            content = b"".join(parts)
+        elif length is not None:
+            content = await self.reader.readexactly(length)
+        else:
+            content = await self.reader.read()
+            close = True
+        if close:
+            self.close()
+        return status, content.decode()
+
+    def close(self):
+        if self.writer is not None:
+            self.writer.close()
+        self.reader = self.writer = None
+
+
+STATE = re.compile(r'<div id="game-state"[^>]*>')
+
+
+def parse_state(html):
+    """(ply, turn, status, legal squares) of a state fragment, or None."""
+    tag = STATE.search(html)
+    if tag is None:
+        return None
+    attributes = dict(re.findall(r'data-(turn|status|ply)="([^"]*)"', tag.group(0)))
+    legal = re.findall(r'class="cell[^"]*\blegal\b[^"]*" data-square="(\w+)"', html)
+    return int(attributes["ply"]), attributes["turn"], attributes["status"], legal
+
+
+class Screen:
+    """A player's game websocket: the newest state and when each ply first arrived."""
+
+    def __init__(self):
+        self.state = None
+        self.arrived = {}
+        self.changed = asyncio.Event()
+
+    async def listen(self, socket):
+        async for message in socket:
+            now = time.perf_counter()
+            state = parse_state(message)
+            if state is None:
+                continue
+            self.arrived.setdefault(state[0], now)
+            if self.state is None or state[0] >= self.state[0]:
+                self.state = state
+            self.changed.set()
+
+    async def wait_for_ply(self, ply, timeout):
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + timeout
+        while self.state is None or self.state[0] < ply:
+            self.changed.clear()
+            await asyncio.wait_for(self.changed.wait(), max(0.01, deadline - loop.time()))
+        return min(t for p, t in self.arrived.items() if p >= ply)
+
+
+class Results:
+    def __init__(self):
+        self.round_trips, self.failed, self.lost, self.games = [], 0, 0, 0
+        self.measuring = False
+
+
+async def play_table(site, pair, sessions, results, think, stop_at, rng):
+    host, guest = pair
+    http = {"black": HTTP(site.port, sessions[0]), "white": HTTP(site.port, sessions[1])}
+    ws_url = site.url.replace("http://", "ws://")
+    while time.monotonic() < stop_at:
+        code, public_id = await asyncio.to_thread(new_table, host, guest)
+        screens = {"black": Screen(), "white": Screen()}
+        sockets, listeners = [], []
+        for colour in ("black", "white"):
+            socket = await websockets.connect(f"{ws_url}/ws/games/{public_id}/", origin=site.url,
+                                              additional_headers={"Cookie": f"sessionid={http[colour].session}"},
+                                              open_timeout=30, max_size=2 ** 22)
+            sockets.append(socket)
+            listeners.append(asyncio.create_task(screens[colour].listen(socket)))
+            if not http[colour].csrf:
+                status, _html = await http[colour].request("GET", f"/tables/{code}/")
+                assert status == 200 and http[colour].csrf, f"GET table page: {status}"
+        try:
+            await screens["black"].wait_for_ply(0, 30)
+            while time.monotonic() < stop_at:
+                ply, turn, status, legal = screens["black"].state
+                if status != "playing":
+                    break
+                mover, other = turn, "white" if turn == "black" else "black"
+                await screens[mover].wait_for_ply(ply, 30)
+                await asyncio.sleep(rng.uniform(*think))
+                square = rng.choice(screens[mover].state[3])
+                started = time.perf_counter()
+                status_code, html = await http[mover].request(
+                    "POST", f"/tables/{code}/move/", {"square": square, "ply": ply},
+                    headers=["HX-Request: true", f"X-CSRFToken: {http[mover].csrf}", f"Referer: {site.url}/"])
+                if status_code != 200:
+                    results.failed += 1
+                    await asyncio.sleep(0.5)
+                    continue
+                new_ply = parse_state(html)[0]
+                try:
+                    arrived = await screens[other].wait_for_ply(new_ply, 30)
+                except asyncio.TimeoutError:
+                    results.lost += 1
+                    continue
+                if results.measuring:
+                    results.round_trips.append(arrived - started)
+                await screens["black"].wait_for_ply(new_ply, 30)
+            else:
+                break
+            results.games += 1
+        finally:
+            for listener in listeners:
+                listener.cancel()
+            for socket in sockets:
+                await socket.close()
+    for client in http.values():
+        client.close()
+
+
+def percentile(values, fraction):
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, max(0, round(fraction * len(ordered)) - 1))]
+
+
+async def run(site, args):
+    users, sessions = await asyncio.to_thread(make_players, 2 * args.tables)
+    results = Results()
+    rng = random.Random(args.seed)
+    began = time.monotonic()
+    stop_at = began + args.warmup + args.seconds
+    tasks = [asyncio.create_task(play_table(site, users[2 * i:2 * i + 2], sessions[2 * i:2 * i + 2], results,
+                                            args.think, stop_at, random.Random(rng.random())))
+             for i in range(args.tables)]
+    await asyncio.sleep(args.warmup)
+    results.measuring = True
+    measured_from = time.monotonic()
+    await asyncio.gather(*tasks)
+    return results, time.monotonic() - measured_from
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--tables", type=int, default=50)
+    parser.add_argument("--seconds", type=float, default=60, help="measured time, after the warm-up")
+    parser.add_argument("--warmup", type=float, default=10)
+    parser.add_argument("--think", default="1,3", help="a player's thinking time in seconds: min,max")
+    parser.add_argument("--worker-concurrency", type=int, default=1)
+    parser.add_argument("--seed", type=int, default=1)
+    args = parser.parse_args()
+    args.think = tuple(float(x) for x in args.think.split(","))
+    with tempfile.TemporaryDirectory(prefix="reversi-rt-") as scratch:
+        site = Site(scratch, args.worker_concurrency)
+        try:
+            setup_django(site)
+            load_before = os.getloadavg()[0]
+            results, elapsed = asyncio.run(run(site, args))
+        finally:
+            site.stop()
+    times = results.round_trips
+    if not times:
+        raise SystemExit("no move measured")
+    print(f"{args.tables} tables, think {args.think[0]:g}-{args.think[1]:g} s, one daphne, one worker "
+          f"(concurrency {args.worker_concurrency}), DB {site.env['DATABASE_URL'].split(':', 1)[0]}, "
+          f"{os.cpu_count()} cores, load average before {load_before:.1f}")
+    print(f"{len(times)} moves in {elapsed:.0f} s ({len(times) / elapsed:.1f} moves/s), {results.games} games finished, "
+          f"{results.failed} refused, {results.lost} never arrived")
+    print(f"round trip (submit -> opponent's websocket): median {statistics.median(times) * 1000:.1f} ms, "
+          f"p95 {percentile(times, 0.95) * 1000:.1f} ms, p99 {percentile(times, 0.99) * 1000:.1f} ms, "
+          f"max {max(times) * 1000:.1f} ms")
+
+
+if __name__ == "__main__":
+    main()
