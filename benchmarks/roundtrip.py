@@ -301,6 +301,15 @@ async def play_table(site, pair, sessions, results, think, stop_at, rng):
         client.close()
 
 
+def cpu_seconds(pid):
+    """User + system CPU time of a process and its children so far (Linux /proc)."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0.0
+    return sum(int(value) for value in fields[11:15]) / os.sysconf("SC_CLK_TCK")
+
+
 def percentile(values, fraction):
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, max(0, round(fraction * len(ordered)) - 1))]
@@ -318,7 +327,9 @@ async def run(site, args):
     await asyncio.sleep(args.warmup)
     results.measuring = True
     measured_from = time.monotonic()
+    daphne_cpu = cpu_seconds(site.processes[0].pid)
     await asyncio.gather(*tasks)
+    results.daphne_cpu = cpu_seconds(site.processes[0].pid) - daphne_cpu
     return results, time.monotonic() - measured_from
 
 
@@ -351,6 +362,8 @@ def main():
     print(f"round trip (submit -> opponent's websocket): median {statistics.median(times) * 1000:.1f} ms, "
           f"p95 {percentile(times, 0.95) * 1000:.1f} ms, p99 {percentile(times, 0.99) * 1000:.1f} ms, "
           f"max {max(times) * 1000:.1f} ms")
+    print(f"daphne CPU: {results.daphne_cpu / len(times) * 1000:.0f} ms per move "
+          f"({results.daphne_cpu / elapsed * 100:.0f}% of a core)")
 
 
 if __name__ == "__main__":
