@@ -241,11 +241,26 @@ class Screen:
 
 class Results:
     def __init__(self):
-        self.round_trips, self.failed, self.lost, self.games = [], 0, 0, 0
+        self.round_trips, self.failed, self.lost, self.games, self.reconnects = [], 0, 0, 0, 0
         self.measuring = False
 
 
-async def play_table(site, pair, sessions, results, think, stop_at, rng):
+async def connect(url, origin, session, results, attempts=5):
+    """A page's websocket; like htmx's ws extension, try again when the handshake fails
+    (daphne drops a handshake its consumer did not accept within 5 s)."""
+    for attempt in range(attempts):
+        try:
+            return await websockets.connect(url, origin=origin, additional_headers={"Cookie": f"sessionid={session}"},
+                                            open_timeout=30, max_size=2 ** 22)
+        except (OSError, websockets.exceptions.InvalidHandshake, asyncio.TimeoutError):
+            if attempt == attempts - 1:
+                raise
+            results.reconnects += 1
+            await asyncio.sleep(0.5 * 2 ** attempt)
+
+
+async def play_table(site, pair, sessions, results, think, stop_at, rng, delay=0.0):
+    await asyncio.sleep(delay)  # tables open one after another, as they would on a site
     host, guest = pair
     http = {"black": HTTP(site.port, sessions[0]), "white": HTTP(site.port, sessions[1])}
     ws_url = site.url.replace("http://", "ws://")
@@ -254,9 +269,7 @@ async def play_table(site, pair, sessions, results, think, stop_at, rng):
         screens = {"black": Screen(), "white": Screen()}
         sockets, listeners = [], []
         for colour in ("black", "white"):
-            socket = await websockets.connect(f"{ws_url}/ws/games/{public_id}/", origin=site.url,
-                                              additional_headers={"Cookie": f"sessionid={http[colour].session}"},
-                                              open_timeout=30, max_size=2 ** 22)
+            socket = await connect(f"{ws_url}/ws/games/{public_id}/", site.url, http[colour].session, results)
             sockets.append(socket)
             listeners.append(asyncio.create_task(screens[colour].listen(socket)))
             if not http[colour].csrf:
@@ -322,7 +335,8 @@ async def run(site, args):
     began = time.monotonic()
     stop_at = began + args.warmup + args.seconds
     tasks = [asyncio.create_task(play_table(site, users[2 * i:2 * i + 2], sessions[2 * i:2 * i + 2], results,
-                                            args.think, stop_at, random.Random(rng.random())))
+                                            args.think, stop_at, random.Random(rng.random()),
+                                            delay=i * args.warmup / 2 / args.tables))
              for i in range(args.tables)]
     await asyncio.sleep(args.warmup)
     results.measuring = True
@@ -358,7 +372,7 @@ def main():
           f"(concurrency {args.worker_concurrency}), DB {site.env['DATABASE_URL'].split(':', 1)[0]}, "
           f"{os.cpu_count()} cores, load average before {load_before:.1f}")
     print(f"{len(times)} moves in {elapsed:.0f} s ({len(times) / elapsed:.1f} moves/s), {results.games} games finished, "
-          f"{results.failed} refused, {results.lost} never arrived")
+          f"{results.failed} refused, {results.lost} never arrived, {results.reconnects} websocket retries")
     print(f"round trip (submit -> opponent's websocket): median {statistics.median(times) * 1000:.1f} ms, "
           f"p95 {percentile(times, 0.95) * 1000:.1f} ms, p99 {percentile(times, 0.99) * 1000:.1f} ms, "
           f"max {max(times) * 1000:.1f} ms")
