@@ -5,25 +5,36 @@ from django.conf import settings
 from django.template.loader import render_to_string
 from django.utils import translation
 
-from games.presentation import game_state
+from games.presentation import GameRecord, game_state
+
+# The last states drawn in this process, by (game, version, language): the push
+# after a move and the answer to the player's own request draw the same thing.
+_drawn = {}
+_DRAWN_KEEP = 500
 
 
-def render_state(game):
+def render_state(game, record=None, language=None):
     """The out-of-band fragments of a game's state (the same for every page)."""
-    return render_to_string("games/includes/state.html", game_state(game))
+    language = language or translation.get_language() or settings.LANGUAGE_CODE
+    key = (game.public_id, game.version, language)
+    html = _drawn.get(key)
+    if html is None:
+        with translation.override(language):
+            html = render_to_string("games/includes/state.html", game_state(game, record))
+        if len(_drawn) >= _DRAWN_KEEP:
+            _drawn.clear()
+        _drawn[key] = html
+    return html
 
 
 def render_state_in_every_language(game):
-    rendered = {}
-    for code, _name in settings.LANGUAGES:
-        with translation.override(code):
-            rendered[code] = render_state(game)
-    return rendered
+    record = GameRecord(game)
+    return {code: render_state(game, record, code) for code, _name in settings.LANGUAGES}
 
 
 def send_state(game):
     # Whole, idempotent states tagged with the version: a page that misses one
-    # loses nothing, and a late one never overwrites a newer state. Rendered once
+    # loses nothing, and a late one never overwrites a newer state. Drawn once
     # per language, not once per page.
     async_to_sync(get_channel_layer().group_send)(
         game.group_name,

@@ -3,6 +3,9 @@
 The same board template draws the live game, the review and the rules pages'
 start positions, from `board_view`.
 """
+from django.utils.functional import cached_property
+from django.utils.html import escape
+from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
@@ -44,47 +47,75 @@ def variant_label(variant):
     return " · ".join(parts)
 
 
-def board_view(board, *, last_move=None, flips=(), show_legal=True):
-    """Rows of cells for templates/games/includes/board.html.
+class BoardView:
+    """A position as templates/games/includes/board.html draws it.
 
-    Every cell: name, stone ('' when empty), removed, legal, last, flipped and an
-    aria-label such as "d3, empty, legal move".
+    `rows` hold the cells (name, stone ('' when empty), removed, legal, last,
+    flipped and an aria-label such as "d3, empty, legal move"). The squares
+    themselves are written here rather than by a template loop: a live game
+    redraws up to 100 of them for every move, in every language.
     """
-    geometry = board.geometry
-    stones = board.stones()
-    legal = set()
-    if show_legal and not board.is_game_over():
-        legal = {move for move in board.legal_moves if move != "pass"}
-    flipped = set(flips)
-    rows = []
-    for row in range(geometry.height):
-        cells = []
-        for col in range(geometry.width):
-            name = f"{chr(97 + col)}{row + 1}"
-            removed = not geometry.is_playable(name)
-            stone = stones.get(name, "")
-            parts = [name]
-            if removed:
-                parts.append(_("not part of the board"))
-            else:
-                parts.append(colour_name(stone) if stone else _("empty"))
-                if name in legal:
-                    parts.append(_("legal move"))
-                if name == last_move:
-                    parts.append(_("last move"))
-                if name in flipped:
-                    parts.append(_("just flipped"))
-            cells.append({
-                "name": name, "stone": stone, "removed": removed, "legal": name in legal,
-                "last": name == last_move, "flipped": name in flipped, "label": ", ".join(parts),
-            })
-        rows.append({"number": row + 1, "cells": cells})
-    return {
-        "rows": rows,
-        "columns": [chr(97 + col) for col in range(geometry.width)],
-        "width": geometry.width,
-        "board": board.variant.board,
-    }
+
+    def __init__(self, board, *, last_move=None, flips=(), show_legal=True):
+        geometry = board.geometry
+        stones = board.stones()
+        legal = set()
+        if show_legal and not board.is_game_over():
+            legal = {move for move in board.legal_moves if move != "pass"}
+        flipped = set(flips)
+        words = {"removed": _("not part of the board"), "empty": _("empty"), "legal": _("legal move"),
+                 "last": _("last move"), "flipped": _("just flipped")}
+        self.rows = []
+        for row in range(geometry.height):
+            cells = []
+            for col in range(geometry.width):
+                name = f"{chr(97 + col)}{row + 1}"
+                removed = not geometry.is_playable(name)
+                stone = stones.get(name, "")
+                parts = [name]
+                if removed:
+                    parts.append(words["removed"])
+                else:
+                    parts.append(colour_name(stone) if stone else words["empty"])
+                    parts.extend(words[flag] for flag, on in (("legal", name in legal), ("last", name == last_move),
+                                                              ("flipped", name in flipped)) if on)
+                cells.append({
+                    "name": name, "stone": stone, "removed": removed, "legal": name in legal,
+                    "last": name == last_move, "flipped": name in flipped, "label": ", ".join(parts),
+                })
+            self.rows.append({"number": row + 1, "cells": cells})
+        self.columns = [chr(97 + col) for col in range(geometry.width)]
+        self.width = geometry.width
+        self.board = board.variant.board
+
+    def _squares(self, interactive):
+        out = []
+        for row in self.rows:
+            for cell in row["cells"]:
+                classes = " ".join(["cell"] + [flag for flag in ("removed", "legal", "last", "flipped") if cell[flag]])
+                common = (f'class="{classes}" data-square="{cell["name"]}" data-stone="{cell["stone"]}" '
+                          f'aria-label="{escape(cell["label"])}"')
+                removed = ' data-removed="true"' if cell["removed"] else ""
+                if interactive:
+                    out.append(f'<button type="submit" name="square" value="{cell["name"]}" {common} tabindex="-1"'
+                               f'{" disabled" if cell["removed"] else ""}{removed}></button>')
+                else:
+                    out.append(f'<span {common} role="img"{removed}></span>')
+        return mark_safe("".join(out))
+
+    @cached_property
+    def buttons(self):
+        """Every square a button that submits its name (the live game)."""
+        return self._squares(interactive=True)
+
+    @cached_property
+    def squares(self):
+        """Every square a labelled image (reviews, rules pages)."""
+        return self._squares(interactive=False)
+
+
+def board_view(board, *, last_move=None, flips=(), show_legal=True):
+    return BoardView(board, last_move=last_move, flips=flips, show_legal=show_legal)
 
 
 def counts_view(board):
@@ -120,15 +151,25 @@ def result_sentence(game):
     return sentence
 
 
-def game_state(game):
-    """Everything the live game fragment shows, for every page that shows it."""
-    from games import Board
+class GameRecord:
+    """A game's moves, seats and current position, read once and shared by every
+    language its state is drawn in."""
 
-    moves = list(game.moves.order_by("ply"))
-    board = Board(game.variant_obj)
-    for move in moves:
-        board.push(move.square)
-    seats = list(game.seats.all())
+    def __init__(self, game):
+        from games import Board
+
+        self.game = game
+        self.moves = list(game.moves.order_by("ply"))
+        self.seats = list(game.seats.all())
+        self.board = Board(game.variant_obj)
+        for move in self.moves:
+            self.board.push(move.square)
+
+
+def game_state(game, record=None):
+    """Everything the live game fragment shows, for every page that shows it."""
+    record = record or GameRecord(game)
+    moves, seats, board = record.moves, record.seats, record.board
     last = next((m for m in reversed(moves) if not m.is_pass), None)
     passes = [m for m in moves[moves.index(last) + 1:]] if last else [m for m in moves if m.is_pass]
     to_move = next((s for s in seats if s.colour == game.turn), None)
