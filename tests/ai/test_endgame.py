@@ -110,3 +110,18 @@ def test_ffo_quick(ident):
 @pytest.mark.parametrize("ident", ["1", "2", "4", "6", "17"])
 def test_ffo_more(ident):
     _solve_ffo(ident)
+
+
+def test_analyse_is_exact_in_small_endgames():
+    from games.ai import analyse
+
+    variant = make_variant()
+    for seed in range(3):
+        board = endgame_board(variant, 6, 100 + seed)
+        if board.is_game_over() or board.legal_moves == ["pass"]:
+            continue
+        result = dict(analyse(board, time_limit=2.0))
+        for m in board.legal_moves:
+            b = board.copy()
+            b.push(m)
+            assert result[m] == -minimax(b)
