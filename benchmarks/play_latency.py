@@ -1,6 +1,6 @@
 """From a visitor's click to the computer's answer on their screen.
 
-Starts the real site (daphne, one Celery worker, Redis) on a scratch SQLite
+Starts the real site (daphne, one Celery worker, Redis; DEBUG off) on a scratch
 database, plays games against the computer through HTTP (the move POST, as htmx
 sends it) and the game's websocket (the pushed state), and prints, per level,
 the median and 95th percentile of the time from sending a move to receiving the
@@ -12,77 +12,23 @@ state with the computer's answer.
 import argparse
 import asyncio
 import http.cookiejar
-import os
 import re
-import signal
-import socket
 import statistics
-import subprocess
-import sys
 import tempfile
 import time
 import urllib.parse
 import urllib.request
-from pathlib import Path
 
 import websockets
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
+from livesite import Site  # benchmarks/ is on sys.path when run as a script
 
 
-def free_port():
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
+class LoopbackCookies(http.cookiejar.DefaultCookiePolicy):
+    """Send the site's Secure cookies over plain HTTP on loopback (no TLS proxy here)."""
 
-
-class Site:
-    """daphne + a Celery worker (+ a private Redis) on a scratch database."""
-
-    def __init__(self, scratch):
-        from config.embedded_redis import EmbeddedRedis
-
-        self.redis = None
-        redis_url = os.environ.get("REDIS_URL")
-        if not redis_url:
-            redis_url = f"unix://{scratch}/redis/redis.sock"
-            self.redis = EmbeddedRedis(redis_url).start()
-        self.port = free_port()
-        self.url = f"http://127.0.0.1:{self.port}"
-        self.env = dict(os.environ, DEBUG="1", REDIS_URL=redis_url, VAR_DIR=str(scratch),
-                        DATABASE_URL=os.environ.get("DATABASE_URL", f"sqlite:///{scratch}/bench.sqlite3"))
-        subprocess.run([sys.executable, "manage.py", "migrate", "-v0"], cwd=ROOT, env=self.env, check=True)
-        log = open(Path(scratch) / "site.log", "wb")
-        self.processes = [
-            subprocess.Popen([sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(self.port),
-                              "config.asgi:application"], cwd=ROOT, env=self.env, stdout=log,
-                             stderr=subprocess.STDOUT, start_new_session=True),
-            subprocess.Popen([sys.executable, "-m", "celery", "-A", "config", "worker", "--concurrency", "1",
-                              "--loglevel", "WARNING", "--without-mingle", "--without-gossip"],
-                             cwd=ROOT, env=self.env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True),
-        ]
-        deadline = time.monotonic() + 60
-        while time.monotonic() < deadline:
-            try:
-                with urllib.request.urlopen(self.url + "/healthz", timeout=5) as response:
-                    if response.status == 200:
-                        return
-            except OSError:
-                time.sleep(0.3)
-        self.stop()
-        raise SystemExit("the site did not become healthy")
-
-    def stop(self):
-        for process in self.processes:
-            try:
-                os.killpg(process.pid, signal.SIGTERM)
-            except ProcessLookupError:
-                pass
-        for process in self.processes:
-            process.wait(timeout=20)
-        if self.redis:
-            self.redis.stop()
+    def return_ok_secure(self, cookie, request):
+        return True
 
 
 class Visitor:
@@ -90,7 +36,7 @@ class Visitor:
 
     def __init__(self, site):
         self.site = site
-        self.jar = http.cookiejar.CookieJar()
+        self.jar = http.cookiejar.CookieJar(LoopbackCookies())
         self.opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(self.jar))
 
     def cookie(self, name):
@@ -159,7 +105,7 @@ def main():
     parser.add_argument("--moves", type=int, default=50)
     args = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="reversi-bench-") as scratch:
-        site = Site(scratch)
+        site = Site(scratch, concurrency=1)
         try:
             for level in args.levels.split(","):
                 report(level, asyncio.run(measure(site, level, args.moves)))
