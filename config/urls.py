@@ -3,9 +3,10 @@ from django.urls import include, path
 from django.views.generic import TemplateView
 
 from config.health import healthz
+from games.rulebook.pages import PAGES
 
 urlpatterns = [
-    path("", TemplateView.as_view(template_name="home.html"), name="home"),
+    path("", TemplateView.as_view(template_name="home.html", extra_context={"rules_pages": PAGES}), name="home"),
     path("healthz", healthz, name="healthz"),
     path("", include("games.review_urls")),
     path("", include("games.urls")),
