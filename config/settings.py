@@ -2,7 +2,7 @@
 
 Every deployment difference is an environment variable (see README.md):
 DATABASE_URL, REDIS_URL, SECRET_KEY, DEBUG, ALLOWED_HOSTS, CSRF_TRUSTED_ORIGINS,
-MOVE_TIME_LIMIT, EMAIL_URL-style mail settings. With none of them set the site
+MOVE_TIME_LIMIT, EMAIL_HOST and its friends. With none of them set the site
 runs on embedded defaults: a SQLite file under var/ and a private Redis that
 `manage.py runsite` (or the test suite) starts on a unix socket.
 """
@@ -187,6 +187,7 @@ if TESTING:  # fast hashing keeps sign-in heavy tests quick
 LANGUAGE_CODE = "en"
 LANGUAGES = [("en", "English"), ("de", "Deutsch")]
 LOCALE_PATHS = [BASE_DIR / "locale"]
+LANGUAGE_COOKIE_AGE = 60 * 60 * 24 * 365  # the language a visitor chose outlives the browser session
 TIME_ZONE = "UTC"
 USE_I18N = True
 USE_TZ = True
