@@ -1,13 +1,39 @@
 """The variant form: every option of RULES §1-§9, refused with the rule it breaks."""
+from urllib.parse import urlencode
+
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-from games import InvalidVariantError
+from games import InvalidVariantError, Variant
 from games.models import Level
 from games.presentation import BOARD_NAMES, COLOUR_NAMES
 from games.services import build_variant
 
 TRUE_WORDS = {"1", "true", "on", "yes"}
+
+
+def variant_query(variant, level=None):
+    """The query string that prefills the play and table forms with `variant`,
+    e.g. 'board=octagon&players=3&anti=1': only what differs from the defaults,
+    blocked squares as their count (a new game draws them again)."""
+    defaults = Variant()
+    params = {}
+    if variant.board != defaults.board:
+        params["board"] = variant.board
+    if variant.players != defaults.players:
+        params["players"] = variant.players
+    for flag in ("anti", "free_opening"):
+        if getattr(variant, flag):
+            params[flag] = 1
+    if variant.blocked:
+        params["blocked"] = len(variant.blocked)
+    if variant.handicap:
+        params["handicap"] = variant.handicap
+        if variant.handicap_colour != defaults.handicap_colour:
+            params["handicap_colour"] = variant.handicap_colour
+    if level:
+        params["level"] = level
+    return urlencode(params)
 
 
 class VariantForm(forms.Form):
@@ -48,26 +74,6 @@ class VariantForm(forms.Form):
             else:
                 initial[name] = value
         return initial
-
-    @staticmethod
-    def query_for(variant, level=None):
-        """The query string that prefills the form with `variant` (blocked as a count)."""
-        from urllib.parse import urlencode
-
-        params = {"board": variant.board}
-        if variant.players != 2:
-            params["players"] = variant.players
-        for flag in ("anti", "free_opening"):
-            if getattr(variant, flag):
-                params[flag] = 1
-        if variant.blocked:
-            params["blocked"] = len(variant.blocked)
-        if variant.handicap:
-            params["handicap"] = variant.handicap
-            params["handicap_colour"] = variant.handicap_colour
-        if level:
-            params["level"] = level
-        return urlencode(params)
 
 
 class PlayForm(VariantForm):

@@ -14,7 +14,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from games import services
 from games.access import can_watch
 from games.broadcast import render_state
-from games.forms import LevelForm, PlayForm
+from games.forms import LevelForm, PlayForm, variant_query
 from games.models import Game, Level
 from games.presentation import colour_name, game_state, variant_label
 from games.services import GameError, Viewer
@@ -62,7 +62,7 @@ def game_page(request, public_id):
         variant_label=variant_label(game.variant),
         level_form=LevelForm(initial={"level": game.level}),
         levels=Level.choices,
-        new_game_query=PlayForm.query_for(game.variant_obj, game.level),
+        new_game_query=variant_query(game.variant_obj, game.level),
     )
     return render(request, "games/game.html", context)
 

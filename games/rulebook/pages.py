@@ -6,15 +6,12 @@ of the rules library, so the diagram is always what `games.Board` starts with).
 The prose lives in templates/rules/pages/<slug>.html.
 """
 from dataclasses import dataclass
-from urllib.parse import urlencode
 
 from django.urls import NoReverseMatch, reverse
 from django.utils.translation import gettext_lazy as _
 
 from games import Variant
-
-# The form defaults: a link names only the parameters that differ from them.
-DEFAULTS = Variant()
+from games.forms import variant_query
 
 
 @dataclass(frozen=True)
@@ -58,28 +55,6 @@ def url_or_path(name, path):
         return reverse(name)
     except NoReverseMatch:
         return path
-
-
-def variant_query(variant):
-    """The query string of the play and table forms, e.g. 'board=octagon&players=3&anti=1'.
-
-    Only what differs from the defaults; blocked squares are given as a count.
-    """
-    params = {}
-    if variant.board != DEFAULTS.board:
-        params["board"] = variant.board
-    if variant.players != DEFAULTS.players:
-        params["players"] = variant.players
-    for flag in ("anti", "free_opening"):
-        if getattr(variant, flag):
-            params[flag] = 1
-    if variant.blocked:
-        params["blocked"] = len(variant.blocked)
-    if variant.handicap:
-        params["handicap"] = variant.handicap
-        if variant.handicap_colour != DEFAULTS.handicap_colour:
-            params["handicap_colour"] = variant.handicap_colour
-    return urlencode(params)
 
 
 def _page(slug, title, heading, summary, variant, diagrams=None):

@@ -7,7 +7,8 @@ import pytest
 from django.urls import reverse
 
 from games import Board, InvalidVariantError, Variant
-from games.rulebook.pages import PAGES, url_or_path, variant_query
+from games.forms import variant_query
+from games.rulebook.pages import PAGES, url_or_path
 from tests.rulebook.dom import parse
 
 pytestmark = pytest.mark.django_db
