@@ -10,13 +10,20 @@ from games.models import Game
 from games.services import Viewer
 
 
+def requested_language(scope):
+    """The page says its language in the socket's URL (?lang=de); pushes are drawn in it."""
+    query = scope.get("query_string", b"").decode()
+    requested = dict(part.split("=", 1) for part in query.split("&") if "=" in part).get("lang", "")
+    return requested if requested in dict(settings.LANGUAGES) else settings.LANGUAGE_CODE
+
+
 class GameConsumer(AsyncWebsocketConsumer):
     async def connect(self):
         self.game = await self.find_game(self.scope["url_route"]["kwargs"]["public_id"])
         if self.game is None:
             await self.close(code=4404)
             return
-        self.language = self.requested_language()
+        self.language = requested_language(self.scope)
         self.version = -1
         # Join first, then send the current state: nothing can fall in between.
         await self.channel_layer.group_add(self.game.group_name, self.channel_name)
@@ -40,11 +47,6 @@ class GameConsumer(AsyncWebsocketConsumer):
             return  # an older state that arrived late
         self.version = version
         await self.send(text_data=html)
-
-    def requested_language(self):
-        query = self.scope.get("query_string", b"").decode()
-        requested = dict(part.split("=", 1) for part in query.split("&") if "=" in part).get("lang", "")
-        return requested if requested in dict(settings.LANGUAGES) else settings.LANGUAGE_CODE
 
     @database_sync_to_async
     def find_game(self, public_id):

@@ -7,15 +7,10 @@ from django.conf import settings
 from django.template.loader import render_to_string
 from django.utils import translation
 
+from games.consumers import requested_language
 from games.services import Viewer
 from lobby import services
 from lobby.models import Table
-
-
-def requested_language(scope):
-    query = scope.get("query_string", b"").decode()
-    requested = dict(part.split("=", 1) for part in query.split("&") if "=" in part).get("lang", "")
-    return requested if requested in dict(settings.LANGUAGES) else settings.LANGUAGE_CODE
 
 
 class LobbyConsumer(AsyncWebsocketConsumer):
