@@ -58,14 +58,18 @@ def main(argv=None):
                           cpu_clock=args.cpu_clock)
             goal = target(variant, a, b)
             times = sorted(r.times.get(a, [0.0]))
+            cpu = sorted(r.cpu_times.get(a, [0.0]))
             row = (name, f"{a}-{b}", r.n, r.wins, r.draws, r.losses, r.percent, goal,
                    "PASS" if r.percent >= goal else "fail", times[len(times) // 2], times[-1],
-                   time.monotonic() - t0)
+                   cpu[len(cpu) // 2], cpu[-1], time.monotonic() - t0)
             rows.append(row)
             print("{:9s} {:12s} {:4d} games  W {:3d} D {:3d} L {:3d}  {:5.1f}% (target {:4.1f}%) {:4s}"
-                  "  A move median {:.2f}s max {:.2f}s  [{:.0f}s]".format(*row), flush=True)
+                  "  A move wall median {:.2f}s max {:.2f}s, cpu median {:.2f}s max {:.2f}s  [{:.0f}s]"
+                  .format(*row), flush=True)
     print()
-    print(f"Ladder (Hard {args.time:g} s/move{' of CPU time' if args.cpu_clock else ''}, seed {args.seed})")
+    hard = any("hard" in (a, b) for a, b in pairs)
+    budget = f"Hard {args.time:g} s/move{' of CPU time' if args.cpu_clock else ''}, " if hard else ""
+    print(f"Ladder ({budget}seed {args.seed})")
     print(f"{'variant':9s} {'pairing':12s} {'games':>5s} {'W':>4s} {'D':>4s} {'L':>4s} {'score':>7s} {'target':>7s}")
     for row in rows:
         print(f"{row[0]:9s} {row[1]:12s} {row[2]:5d} {row[3]:4d} {row[4]:4d} {row[5]:4d} {row[6]:6.1f}% "

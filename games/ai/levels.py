@@ -74,7 +74,12 @@ def choose_easy(geo: Tables, P: int, O: int, anti: bool, rng: random.Random,
         except Timeout:
             pass
     searcher = Searcher(geo, evaluator(geo, anti), anti=anti)
-    values = searcher.move_values(P, O, EASY_DEPTH)
+    searcher.deadline = deadline
+    try:
+        values = searcher.move_values(P, O, EASY_DEPTH)
+    except Timeout:
+        searcher.deadline = None
+        values = searcher.move_values(P, O, 1)
     noisy = [(v + rng.gauss(0, EASY_NOISE), sq) for sq, v in values]
     noisy.sort(reverse=True)
     return noisy[0][1]

@@ -41,3 +41,14 @@ def test_play_command(capsys):
 def test_parse_ids():
     assert parse_ids("1-3,7") == {"1", "2", "3", "7"}
     assert parse_ids(None) is None
+
+
+def test_python_m_games_has_play_and_solve(tmp_path: Path, capsys):
+    from games.__main__ import main as games_main
+
+    f = tmp_path / "pos.txt"
+    f.write_text("20 XXXOXXXXOXXXXXXXOOXXXXXXOOOXXXXXOOOXXOO-OOOOO---OOOOOOO-OOOOOOO- X h5 +6 6\n")
+    assert games_main(["solve", str(f)]) == 0
+    assert games_main(["play", "--board", "6x6", "--a", "easy", "--b", "random", "--games", "1", "--quiet"]) == 0
+    out = capsys.readouterr().out
+    assert "h5" in out and "1 games" in out
