@@ -3,6 +3,7 @@ import logging
 from datetime import timedelta
 
 from celery import shared_task
+from django.db import DatabaseError
 from django.utils import timezone
 
 from games import services
@@ -10,15 +11,20 @@ from games.models import Game
 
 log = logging.getLogger(__name__)
 
+# A move task that meets a busy database (SQLite's lock, a failover) tries again
+# soon: the ply guard makes a retry harmless, and a game must never wait for the sweep.
+RETRY = {"autoretry_for": (DatabaseError,), "retry_backoff": 0.5, "retry_backoff_max": 5,
+         "retry_jitter": True, "max_retries": 8}
 
-@shared_task(name="games.computer_move", acks_late=True)
+
+@shared_task(name="games.computer_move", acks_late=True, **RETRY)
 def computer_move(game_id, ply):
     """The computer moves for the seat to move at `ply` (a computer seat or a leaver)."""
     game = services.computer_move(game_id, ply)
     return game.ply if game else None
 
 
-@shared_task(name="games.move_timeout", acks_late=True)
+@shared_task(name="games.move_timeout", acks_late=True, **RETRY)
 def move_timeout(game_id, ply):
     """The player to move at `ply` ran out of time: the computer moves for them."""
     game = services.timeout_move(game_id, ply)

@@ -22,6 +22,17 @@ def pytest_collection_modifyitems(config, items):
     items.sort(key=lambda item: item.get_closest_marker("browser") is not None)
 
 
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_makereport(item, call):
+    """A failing test that used the live site reports what daphne and the worker logged."""
+    report = yield
+    site = item.funcargs.get("live_site") if report.failed else None
+    if site is not None:
+        for process in (site, site.worker):
+            report.sections.append((f"{process.name} log (tail)", process.output()[-6000:]))
+    return report
+
+
 @pytest.fixture(scope="session", autouse=True)
 def redis_server():
     """The Redis every part uses: embedded when REDIS_URL is unset, emptied first."""
