@@ -40,17 +40,6 @@ def signed_in(user):
     return client
 
 
-@pytest.fixture
-def no_scheduling(monkeypatch):
-    """Transactional tests run their on-commit hooks: keep them from pushing and
-    enqueueing Celery tasks that a live worker of a later test would pick up."""
-    calls = []
-    monkeypatch.setattr("games.services.game_changed", lambda game_id, schedule=True: calls.append((game_id, schedule)))
-    monkeypatch.setattr("lobby.services.table_changed", lambda table_id, lobby=True: None)
-    monkeypatch.setattr("lobby.services.table_closed", lambda table_id, lobby=True: None)
-    return calls
-
-
 @pytest.fixture(scope="session")
 def quick_site(django_db_setup, django_db_blocker, tmp_path_factory):
     """daphne and a Celery worker with MOVE_TIME_LIMIT=3 s, on the test database.
