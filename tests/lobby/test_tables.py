@@ -1,15 +1,18 @@
 """Tables through the service and the views: opening, codes, joining (code, link,
 seat choice, guests), starting, moving only for your own seat, leaving."""
+import asyncio
 import math
 from datetime import timedelta
 
 import pytest
+from asgiref.sync import async_to_sync
+from channels.layers import get_channel_layer
 from django.urls import reverse
 from django.utils import timezone
 
 from games import Board, Variant
-from games.models import Game, Move, Seat
-from games.services import GameError, NotYourTurn, StaleMove, Viewer, computer_move, play_move, timeout_move
+from games.models import Game, Move
+from games.services import GameError, NotYourTurn, Viewer, computer_move, play_move, timeout_move
 from lobby import services
 from lobby.models import CODE_ALPHABET, CODE_LENGTH, Table, normalise_code
 from tests.lobby.conftest import signed_in
@@ -112,18 +115,6 @@ def test_joining_with_the_code_takes_the_first_free_seat_and_starts_the_game(ali
     expected = timezone.now() + timedelta(seconds=settings.MOVE_TIME_LIMIT)
     assert abs((game.deadline - expected).total_seconds()) < 5
     assert callbacks  # the first push and the first time-out are scheduled after commit
-
-
-def test_the_start_schedules_the_first_time_out(alice, bob, monkeypatch, django_capture_on_commit_callbacks):
-    scheduled = []
-    monkeypatch.setattr("games.tasks.move_timeout.apply_async", lambda args, eta: scheduled.append((args, eta)))
-    monkeypatch.setattr("games.broadcast.send_state", lambda game: None)
-    monkeypatch.setattr("lobby.services.table_changed", lambda table_id, lobby=True: None)
-    table = open_table(alice)
-    with django_capture_on_commit_callbacks(execute=True):
-        services.join(table, Viewer(user=bob))
-    game = Game.objects.get(pk=table.game_id)
-    assert scheduled == [((game.pk, 0), game.deadline)]
 
 
 def test_a_wrong_code_gets_a_clear_error_and_changes_nothing(alice, bob):
@@ -358,13 +349,31 @@ def test_the_sweep_times_out_a_player_whose_task_was_lost(running):
     assert sweep_overdue() == 0  # the new deadline is a minute away
 
 
-def test_a_finished_table_leaves_the_lobby(running, monkeypatch):
-    told = []
-    monkeypatch.setattr("lobby.services.table_changed", lambda table_id, lobby=True: told.append((table_id, lobby)))
+def lobby_messages(action):
+    """What a lobby page hears (over the real channel layer) while `action` runs."""
+    layer = get_channel_layer()
+    channel = async_to_sync(layer.new_channel)()
+    async_to_sync(layer.group_add)(services.LOBBY_GROUP, channel)
+    action()
+
+    async def drain():
+        heard = []
+        try:
+            while True:
+                heard.append(await asyncio.wait_for(layer.receive(channel), timeout=0.5))
+        except asyncio.TimeoutError:
+            return heard
+
+    heard = async_to_sync(drain)()
+    async_to_sync(layer.group_discard)(services.LOBBY_GROUP, channel)
+    return [message["type"] for message in heard]
+
+
+def test_a_finished_table_leaves_the_lobby(running):
     game = Game.objects.get(pk=running.game_id)
-    services.on_state_pushed(sender=Game, game=game)
-    assert told == []  # still playing: the lobby does not change with every move
+    # Still playing: the lobby does not change with every move.
+    assert lobby_messages(lambda: services.on_state_pushed(sender=Game, game=game)) == []
     Game.objects.filter(pk=game.pk).update(status="finished", turn="")
-    services.on_state_pushed(sender=Game, game=Game.objects.get(pk=game.pk))
-    assert told == [(running.pk, True)]
+    finished = Game.objects.get(pk=game.pk)
+    assert lobby_messages(lambda: services.on_state_pushed(sender=Game, game=finished)) == ["lobby.tables"]
     assert services.lobby_tables() == {"open_tables": [], "playing_tables": []}

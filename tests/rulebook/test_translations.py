@@ -145,7 +145,7 @@ def test_no_english_on_the_main_pages_in_german(client):
 
 
 @pytest.mark.django_db
-def test_the_walk_catches_a_marked_string_without_german(client, monkeypatch):
+def test_the_walk_catches_a_marked_string_without_german(client):
     """The check is honest: a marked string the German catalog lacks is reported."""
     template = Template('{% load i18n %}<html><body><p>{% translate "Flip every trapped stone quickly" %}</p>'
                        '<p>{% translate "Play now" %}</p></body></html>')
