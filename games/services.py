@@ -18,7 +18,7 @@ from django.db.models import F
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from games import Board, IllegalMoveError, InvalidVariantError, Variant, draw_blocked
+from games import Board, IllegalMoveError, Variant, draw_blocked
 from games.models import Game, Level, Move, Seat
 
 GUEST_TOKEN_KEY = "guest_token"

@@ -106,7 +106,7 @@ def test_passes_are_listed_and_replayed(client):
     game = store_game(PASS_GAME_6X6, variant, public=True)
     html = client.get(f"/games/{game.public_id}/?ply={PASS_PLY_6X6}").content.decode()
     assert "White has no move and passes." in html
-    assert f'aria-current="step">pass<' in html
+    assert 'aria-current="step">pass<' in html
     expected = position(variant, PASS_GAME_6X6, PASS_PLY_6X6)
     assert {sq: s for sq, (s, _c) in cells(html).items() if s} == expected.stones()
     assert "Black wins 24–12." in html and "The board is full." in html

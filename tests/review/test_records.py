@@ -7,7 +7,7 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 
 from games import Board, Variant
 from games.models import Move
-from tests.review.conftest import FULL_GAME, PASS_GAME_6X6, WIPEOUT, store_game
+from tests.review.conftest import PASS_GAME_6X6, WIPEOUT, store_game
 
 pytestmark = pytest.mark.django_db
 
