@@ -34,7 +34,7 @@ LEVELS = ("easy", "normal", "hard")
 HARD_DEFAULT_TIME = 2.0
 # share of the budget the move may take; the rest is margin for building the
 # position, interpreter hiccups and a loaded machine
-BUDGET_SHARE = 0.82
+BUDGET_SHARE = 0.87
 # Easy: search depth and the standard deviation of the noise (centi-discs)
 EASY_DEPTH = 2
 EASY_NOISE = 500
