@@ -47,6 +47,7 @@ from .evaluation import _corner_edge_rays
 WIN = 100_000
 INF = 10**9
 HARD_MODE = "paranoid"
+ORDER_DEPTH = 3  # from this depth on, children are ordered by the evaluation
 # evaluation weights (centi-stones): stones (growing towards the end), corners,
 # X squares next to an empty corner, edges, flipping moves
 DISC_BASE, DISC_END = 10, 60
@@ -243,19 +244,26 @@ class MultiSearch:
                     if lo == hi:
                         return lo
             order = []
+            sign_ = -1 if t == root else 1
             while m:
                 b = m & -m
                 m ^= b
                 sq = b.bit_length() - 1
-                order.append((-1000 if sq == first else static[sq], sq, b))
-            order.sort()
+                nb, nn = play(bits, neutral, t, b, own, opp, flipping)
+                if sq == first:
+                    k = -INF
+                elif depth >= ORDER_DEPTH:
+                    k = sign_ * evaluate(nb, nn)   # most promising for the mover first
+                else:
+                    k = static[sq]
+                order.append((k, sq, nb, nn))
+            order.sort(key=lambda x: x[0])
             nt = (t + 1) % n
             a0, b0 = alpha, beta
             best_sq = -1
             if t == root:
                 best = -INF
-                for _, sq, b in order:
-                    nb, nn = play(bits, neutral, t, b, own, opp, flipping)
+                for _, sq, nb, nn in order:
                     v = search(nb, nn, nt, depth - 1, alpha, beta)
                     if v > best:
                         best, best_sq = v, sq
@@ -265,8 +273,7 @@ class MultiSearch:
                                 break
             else:
                 best = INF
-                for _, sq, b in order:
-                    nb, nn = play(bits, neutral, t, b, own, opp, flipping)
+                for _, sq, nb, nn in order:
                     v = search(nb, nn, nt, depth - 1, alpha, beta)
                     if v < best:
                         best, best_sq = v, sq
