@@ -28,8 +28,11 @@ class GameConsumer(AsyncWebsocketConsumer):
         # Join first, then send the current state: nothing can fall in between.
         await self.channel_layer.group_add(self.game.group_name, self.channel_name)
         await self.accept()
-        html, version = await self.current_state()
-        await self.push(html, version)
+        state = await self.current_state()
+        if state is None:  # deleted meanwhile
+            await self.close(code=4404)
+            return
+        await self.push(*state)
 
     async def disconnect(self, code):
         if getattr(self, "game", None) is not None:
@@ -57,6 +60,8 @@ class GameConsumer(AsyncWebsocketConsumer):
 
     @database_sync_to_async
     def current_state(self):
-        game = Game.objects.get(pk=self.game.pk)
+        game = Game.objects.filter(pk=self.game.pk).first()
+        if game is None:
+            return None
         with translation.override(self.language):
             return render_state(game), game.version

@@ -3,7 +3,7 @@
 // each server update the cursor stays where it was.
 (function () {
   "use strict";
-  var cursor = null; // name of the square under the cursor
+  var cursor = null; // the square the player put the cursor on (null: not yet)
   var onBoard = false; // whether the keyboard focus is on the board (kept across updates)
 
   function cells(board) { return Array.prototype.slice.call(board.querySelectorAll("button.cell")); }
@@ -14,10 +14,10 @@
       cell.tabIndex = -1;
       if (cell.dataset.square === name && !cell.disabled) target = cell;
     });
+    // Until the player moves the cursor, it waits on the first legal move.
     target = target || board.querySelector("button.cell.legal") || all.filter(function (c) { return !c.disabled; })[0];
     if (!target) return;
     target.tabIndex = 0;
-    cursor = target.dataset.square;
     if (focus) target.focus();
   }
 
