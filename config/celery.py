@@ -8,9 +8,3 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 app = Celery("reversi")
 app.config_from_object("django.conf:settings", namespace="CELERY")
 app.autodiscover_tasks()
-
-
-@app.task(name="config.ping")
-def ping():
-    """A trivial task: proves a worker takes tasks from the broker (health, tests)."""
-    return "pong"

@@ -14,7 +14,7 @@ from datetime import timedelta
 
 from django.conf import settings
 from django.db import transaction
-from django.db.models import F
+from django.db.models import F, Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -68,8 +68,6 @@ class Viewer:
 
     def games(self):
         """Every game this viewer has a seat in."""
-        from django.db.models import Q
-
         mine = Q(seats__guest_token=self.guest_token) if self.guest_token else Q(pk__in=[])
         if self.user is not None:
             mine |= Q(seats__user=self.user)
