@@ -61,6 +61,15 @@
     var board = document.querySelector("#game-state .board");
     if (board) place(board, null, false);
   });
+  // The answer to a click and the pushes over the websocket race each other: the
+  // computer's reply can be pushed before the answer to the move it replies to
+  // arrives. Never let an older state replace a newer one.
+  document.addEventListener("htmx:oobBeforeSwap", function (event) {
+    var shown = event.detail.target, fragment = event.detail.fragment;
+    var incoming = fragment && (fragment.firstElementChild || fragment);
+    if (!shown.dataset || !shown.dataset.version || !incoming || !incoming.dataset) return;
+    if (Number(incoming.dataset.version) < Number(shown.dataset.version)) event.detail.shouldSwap = false;
+  });
   document.addEventListener("htmx:oobAfterSwap", refresh);
   document.addEventListener("htmx:wsAfterMessage", refresh);
 })();

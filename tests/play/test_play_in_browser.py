@@ -113,3 +113,25 @@ def test_the_keyboard_moves_a_cursor_and_enter_plays(live_site, page):
     page.keyboard.press("Enter")
     page.wait_for_function(f"Number(document.querySelector('#game-state').dataset.ply) > {ply}")
     assert Move.objects.filter(ply=ply + 1, colour=me, square=name, made_by="player").exists()
+
+
+def test_the_answer_to_a_click_arriving_after_the_computers_reply_does_not_undo_it(live_site, page):
+    """The network may deliver the answer to a move after the websocket pushed the
+    computer's reply to it; the page must keep the newer position."""
+    me = start_game(page, live_site, "board=8x8", level="easy")
+    wait_for_my_turn_or_end(page)
+    ply = int(state(page, "ply"))
+
+    def hold_back_until_the_reply_is_shown(route):
+        answer = route.fetch()  # the server has applied the move: the answer is the state after it
+        page.wait_for_function(  # the computer's reply came over the websocket first
+            f"Number(document.querySelector('#game-state').dataset.ply) >= {ply + 2}")
+        route.fulfill(response=answer)
+
+    page.route("**/move/", hold_back_until_the_reply_is_shown)
+    page.evaluate("document.body.addEventListener('htmx:afterOnLoad', () => { window.answered = true; })")
+    page.locator("#game-state button.cell.legal").first.click()
+    page.wait_for_function("window.answered === true")  # the late answer has been handled
+    assert int(state(page, "ply")) >= ply + 2
+    assert state(page, "turn") == me
+    expect(page.locator("#game-state button.cell.legal").first).to_be_enabled()
