@@ -59,7 +59,7 @@ def find_game(request, public_id):
     No guest token is created: a visitor following a public link stays anonymous.
     """
     viewer = Viewer.from_request(request, create=False)
-    game = Game.objects.filter(public_id=public_id).first()
+    game = Game.objects.filter(public_id=public_id).prefetch_related("seats").first()
     if game is None or not can_watch(game, viewer):
         raise Http404("No such game.")
     return game, viewer

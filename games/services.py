@@ -122,7 +122,7 @@ def play_move(game, square, *, expected_ply, viewer=None, made_by=Move.MadeBy.PL
     """
     square = str(square).strip().lower()
     with transaction.atomic():
-        game = Game.objects.select_for_update().get(pk=game.pk)
+        game = Game.objects.select_for_update().prefetch_related("seats").get(pk=game.pk)
         if game.status != Game.Status.PLAYING:
             raise GameError(_("This game is over.") if game.is_over else _("This game has not started yet."))
         if expected_ply != game.ply:
@@ -186,7 +186,7 @@ def _winner_with_forfeits(game, outcome):
 def undo(game, viewer, *, expected_ply):
     """Take back the viewer's last move and every computer answer after it."""
     with transaction.atomic():
-        game = Game.objects.select_for_update().get(pk=game.pk)
+        game = Game.objects.select_for_update().prefetch_related("seats").get(pk=game.pk)
         if game.kind != Game.Kind.COMPUTER:
             raise GameError(_("Moves cannot be taken back at an online table."))
         if expected_ply != game.ply:
@@ -230,7 +230,7 @@ def leave(game, viewer):
     and the leaver ranks last (_winner_with_forfeits). Leaving is final.
     """
     with transaction.atomic():
-        game = Game.objects.select_for_update().get(pk=game.pk)
+        game = Game.objects.select_for_update().prefetch_related("seats").get(pk=game.pk)
         if game.status != Game.Status.PLAYING:
             raise GameError(_("This game is over.") if game.is_over else _("This game has not started yet."))
         seat = viewer.seat_in(game)
@@ -259,7 +259,7 @@ def computer_move(game_id, ply):
     """
     from games.ai import choose_move
 
-    game = Game.objects.filter(pk=game_id, ply=ply, status=Game.Status.PLAYING).first()
+    game = Game.objects.filter(pk=game_id, ply=ply, status=Game.Status.PLAYING).prefetch_related("seats").first()
     if game is None:
         return None
     board = game.board()
@@ -304,7 +304,7 @@ def game_changed(game_id, schedule=True):
     """After commit: push the new state to every page, then schedule what is next."""
     from games import broadcast, signals, tasks
 
-    game = Game.objects.get(pk=game_id)
+    game = Game.objects.prefetch_related("seats").get(pk=game_id)
     broadcast.send_state(game)
     signals.state_pushed.send(sender=Game, game=game)
     if not schedule or game.status != Game.Status.PLAYING:

@@ -22,7 +22,7 @@ from games.services import GameError, Viewer
 
 def find_game(request, public_id):
     """The game, if this viewer may see it; 404 otherwise (existence is not revealed)."""
-    game = Game.objects.filter(public_id=public_id).first()
+    game = Game.objects.filter(public_id=public_id).prefetch_related("seats").first()
     viewer = Viewer.from_request(request)
     if game is None or not can_watch(game, viewer):
         raise Http404("No such game.")

@@ -443,6 +443,8 @@ class MultiSearch:
         optimistic, one cut after the opponents' replies is not.
         """
         value, best, done = 0, -1, 0
+        # a full round: every player once (best-reply search: the root player and one reply)
+        round_len = 2 if self.mode == "brs" else self.n
         kept = None            # (value, best) of the last depth allowed to decide
         last = 0.0
         empties = (self.geo.playable & ~(neutral | sum_bits(bits))).bit_count()
@@ -455,11 +457,11 @@ class MultiSearch:
             try:
                 value, best = self.best(bits, neutral, depth, best)
                 done = depth
-                if not ROUNDS or depth % self.n == 0 or depth == top or kept is None:
+                if not ROUNDS or depth % round_len == 0 or depth == top or kept is None:
                     kept = (value, best)
             except Timeout:
                 if self._partial is not None and self._partial[1] != best and (
-                        not ROUNDS or depth % self.n == 0 or depth == top):
+                        not ROUNDS or depth % round_len == 0 or depth == top):
                     kept = self._partial
                 break
             finally:
