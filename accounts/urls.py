@@ -11,9 +11,7 @@ urlpatterns = [
     path("players/<str:username>/", views.player, name="player"),
     path("password/change/", auth_views.PasswordChangeView.as_view(), name="password_change"),
     path("password/change/done/", auth_views.PasswordChangeDoneView.as_view(), name="password_change_done"),
-    path("password/reset/", auth_views.PasswordResetView.as_view(
-        email_template_name="registration/password_reset_email.txt",
-        subject_template_name="registration/password_reset_subject.txt"), name="password_reset"),
+    path("password/reset/", views.ResetPasswordView.as_view(), name="password_reset"),
     path("password/reset/sent/", auth_views.PasswordResetDoneView.as_view(), name="password_reset_done"),
     path("password/reset/<uidb64>/<token>/", auth_views.PasswordResetConfirmView.as_view(
         success_url=reverse_lazy("password_reset_complete")), name="password_reset_confirm"),

@@ -1,18 +1,21 @@
 """Sign up, sign in (throttled), the profile page with recent games, public player pages.
 
-Password change and reset are Django's own views with our templates (accounts/urls.py).
+Password change and reset are Django's own views with our templates (accounts/urls.py);
+reset mails are throttled per address and per IP.
 """
 from django.contrib import messages
 from django.contrib.auth import get_user_model, login
 from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
 from django.db.models import Q
+from django.http import HttpResponseRedirect
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import NoReverseMatch, reverse
 from django.utils.http import url_has_allowed_host_and_scheme, urlencode
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
+from accounts import throttle
 from accounts.forms import ProfileForm, SignInForm, SignUpForm
 from accounts.models import Profile
 from games.access import can_watch
@@ -46,6 +49,17 @@ class SignInView(auth_views.LoginView):
         query = urlencode({"next": context["next"]}) if context.get("next") else ""
         context["signup_url"] = reverse("signup") + (f"?{query}" if query else "")
         return context
+
+
+class ResetPasswordView(auth_views.PasswordResetView):
+    email_template_name = "registration/password_reset_email.txt"
+    subject_template_name = "registration/password_reset_subject.txt"
+
+    def form_valid(self, form):
+        if not throttle.allow_reset_mail(self.request, form.cleaned_data["email"]):
+            # The same answer as a sent mail: nobody learns about the address or the limit.
+            return HttpResponseRedirect(self.get_success_url())
+        return super().form_valid(form)
 
 
 @require_http_methods(["GET", "POST"])

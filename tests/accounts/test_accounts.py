@@ -117,6 +117,21 @@ def test_password_reset_mails_a_link_and_says_the_same_for_unknown_addresses(cli
     assert alice.check_password("a brand new passphrase")
 
 
+def test_password_reset_mails_stop_after_three_an_hour_without_saying_so(client, alice, settings):
+    settings.PASSWORD_RESETS_PER_ADDRESS = 3
+    answers = [client.post(reverse("password_reset"), {"email": "Alice@example.com"}) for _ in range(5)]
+    assert {answer["Location"] for answer in answers} == {reverse("password_reset_done")}
+    assert len(mail.outbox) == 3
+    # another address from the same place still gets its mail, up to the per-IP limit
+    bob = get_user_model().objects.create_user("bob", "bob@example.com", "correct horse battery")
+    client.post(reverse("password_reset"), {"email": bob.email})
+    assert len(mail.outbox) == 4 and mail.outbox[-1].to == ["bob@example.com"]
+    settings.PASSWORD_RESETS_PER_IP = 5  # four mails sent so far from this address
+    client.post(reverse("password_reset"), {"email": "nobody@example.com"})  # counts, sends nothing
+    client.post(reverse("password_reset"), {"email": bob.email})
+    assert len(mail.outbox) == 4
+
+
 def test_profile_page_edits_the_display_name_and_lists_recent_games(client, alice):
     create_computer_game(Viewer(user=alice), Variant(board="6x6"))
     client.force_login(alice)
