@@ -31,7 +31,8 @@ def display_name_of(user):
 
 
 class LoginThrottle(models.Model):
-    """Failed sign-ins in the current window, per hashed key (IP + username, or IP)."""
+    """Events in the current window per hashed key: failed sign-ins (IP + username, or IP)
+    and password-reset mails (address, or IP); see accounts.throttle."""
 
     key = models.CharField(max_length=64, unique=True, help_text="sha256 of the kind and its parts")
     failures = models.PositiveIntegerField(default=0)
