@@ -10,7 +10,7 @@ Modules:
 * ``evaluation`` -- two-player evaluations (normal and anti), per geometry
 * ``search``     -- PVS, iterative deepening, transposition table
 * ``endgame``    -- exact two-player endgame solver
-* ``multiplayer``-- paranoid search for 3 and 4 players
+* ``multiplayer``-- 3 and 4 players: paranoid search (Normal), opponent-model search (Hard)
 * ``levels``     -- what Easy, Normal and Hard do (two players)
 * ``match``      -- the match runner (``python -m games play``)
 * ``cli``        -- ``play`` and ``solve`` subcommands

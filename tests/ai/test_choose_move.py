@@ -123,6 +123,25 @@ def test_obvious_corner_is_taken(level):
         assert choose_move(board, level, time_limit=0.5, seed=seed) == "a1"
 
 
+@pytest.mark.parametrize("level", ["easy", "normal", "hard"])
+def test_obvious_corner_is_taken_with_three_players(level):
+    # black takes a1 over white's b2; no other move comes close
+    text = """
+        . . . . . . . .
+        . O . . . . . .
+        . . X R . . . .
+        . . O X R . . .
+        . . . R O X . .
+        . . . . . . . .
+        . . . . . . . .
+        . . . . . . . .
+    """
+    board = Board.parse(text, Variant(players=3), turn="black")
+    assert "a1" in board.legal_moves and len(board.legal_moves) > 5
+    for seed in range(3):
+        assert choose_move(board, level, time_limit=0.5, seed=seed) == "a1"
+
+
 @pytest.mark.parametrize("level", ["normal", "hard"])
 @pytest.mark.parametrize("variant", [Variant(), Variant(anti=True), Variant(board="octagon")])
 def test_won_endgame_is_never_thrown_away(level, variant):

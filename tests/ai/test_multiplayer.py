@@ -52,3 +52,32 @@ def test_terminal_value_follows_the_outcome():
             assert v == 0
         else:
             assert v < 0
+
+
+@pytest.mark.parametrize("players", [3, 4])
+def test_the_opponent_model_doubting_every_answer_is_paranoid_search(players):
+    """Hard's opponent-model search assumes the worst of each opponent's likeliest
+    answers; allowed every answer, it must agree with paranoid search to the same
+    number of full rounds, value for value."""
+    variant = make_variant(players=players)
+    geo = tables(variant.geometry)
+    compared = 0
+    for seed in range(12 if players == 3 else 4):  # 4 players: wide trees, no pruning in the model
+        rng = random.Random(seed)
+        board = Board(variant)
+        for _ in range(rng.randrange(4, 56)):
+            if board.is_game_over():
+                break
+            board.push(rng.choice(board.legal_moves))
+        if board.is_game_over():
+            continue
+        t = board.turn_index
+        empties = (geo.playable & ~board.occupied).bit_count()
+        for rounds in (1, 2) if players == 3 and empties <= 10 else (1,):  # the model does not prune
+            paranoid = MultiSearch(geo, players, t, mode="paranoid").move_values(
+                board.bits, board.neutral, rounds * players)
+            model = MultiSearch(geo, players, t, mode="model", replies=99).move_values(
+                board.bits, board.neutral, rounds)
+            assert sorted(paranoid) == sorted(model)
+            compared += 1
+    assert compared >= (8 if players == 3 else 3)
