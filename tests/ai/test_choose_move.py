@@ -125,11 +125,11 @@ def test_obvious_corner_is_taken(level):
 
 @pytest.mark.parametrize("level", ["easy", "normal", "hard"])
 def test_obvious_corner_is_taken_with_three_players(level):
-    # black takes a1 over white's b2; no other move comes close
+    # black can take a1 over b2, and white (over a2) and red (over b1) would take it next
     text = """
-        . . . . . . . .
-        . O . . . . . .
-        . . X R . . . .
+        . X R . . . . .
+        R O . . . . . .
+        O . X R . . . .
         . . O X R . . .
         . . . R O X . .
         . . . . . . . .
@@ -138,6 +138,8 @@ def test_obvious_corner_is_taken_with_three_players(level):
     """
     board = Board.parse(text, Variant(players=3), turn="black")
     assert "a1" in board.legal_moves and len(board.legal_moves) > 5
+    for other in ("white", "red"):
+        assert "a1" in Board.parse(text, Variant(players=3), turn=other).legal_moves
     for seed in range(3):
         assert choose_move(board, level, time_limit=0.5, seed=seed) == "a1"
 
