@@ -1,6 +1,7 @@
 // Keyboard play on the board: arrow keys move a cursor over the squares (one
 // focusable square at a time), Enter or Space plays the square under it. After
-// each server update the cursor stays where it was.
+// each server update the cursor stays where it was, and an older state never
+// replaces a newer one.
 (function () {
   "use strict";
   var cursor = null; // the square the player put the cursor on (null: not yet)
