@@ -66,7 +66,8 @@ W_CORNER, W_X, W_EDGE, W_MOB = 500, 150, 20, 40
 
 
 class MultiSearch:
-    """Paranoid alpha-beta for ``n`` players on one geometry."""
+    """Search for ``n`` players on one geometry: paranoid alpha-beta, opponent-model
+    search, best-reply search or max^n (``mode``)."""
 
     def __init__(self, geo: Tables, players: int, root: int, *, anti: bool = False,
                  mode: str = "paranoid", rich: bool = False, replies: int = MODEL_REPLIES):
@@ -260,15 +261,15 @@ class MultiSearch:
                 b = m & -m
                 m ^= b
                 sq = b.bit_length() - 1
-                nb, nn = play(bits, neutral, t, b, own, opp, flipping)
-                order.append((-INF if sq == first else static[sq], sq, nb, nn))
-            order.sort(key=lambda x: x[0])
+                order.append((-INF if sq == first else static[sq], sq, b))
+            order.sort()
             nt = (t + 1) % n
             a0, b0 = alpha, beta
             best_sq = -1
             if t == root:
                 best = -INF
-                for _, sq, nb, nn in order:
+                for _, sq, b in order:
+                    nb, nn = play(bits, neutral, t, b, own, opp, flipping)
                     v = search(nb, nn, nt, depth - 1, alpha, beta)
                     if v > best:
                         best, best_sq = v, sq
@@ -278,7 +279,8 @@ class MultiSearch:
                                 break
             else:
                 best = INF
-                for _, sq, nb, nn in order:
+                for _, sq, b in order:
+                    nb, nn = play(bits, neutral, t, b, own, opp, flipping)
                     v = search(nb, nn, nt, depth - 1, alpha, beta)
                     if v < best:
                         best, best_sq = v, sq
@@ -374,6 +376,7 @@ class MultiSearch:
             return best
 
         doubt = self.replies
+        first_reply = (root + 1) % n
 
         def predicted_replies(bits, neutral, t):
             # Opponent model: player t plays one of the moves that look best for itself
@@ -414,7 +417,6 @@ class MultiSearch:
             if depth <= 0:
                 return evaluate(bits, neutral)
             best = -INF
-            first_reply = (root + 1) % n
             while m:
                 b = m & -m
                 m ^= b
