@@ -108,8 +108,21 @@ class MultiSearch:
         w_front = 15
         corner_rays = _corner_edge_rays(geo)
 
+        # Mobility of every player in one call: the players' boards side by side
+        # in one integer ("lanes"), two empty guard rows apart so that no
+        # shift of the move generator reaches from one lane into the next.
+        lane = geo.size + 2 * geo.stride
+        lane_shift = [i * lane for i in range(n)]
+        lane_mask = [((1 << lane) - 1) << k for k in lane_shift]
+        playable_lanes = 0
+        for k in lane_shift:
+            playable_lanes |= playable << k
+        corner_mask = corners
+
         def stable_count(B):
             # corners and the runs of stones along an edge from an owned corner
+            if not B & corner_mask:
+                return 0
             k = 0
             for c, rays in corner_rays:
                 if B >> c & 1:
@@ -178,6 +191,11 @@ class MultiSearch:
                     danger |= xm
             if rich:
                 exposed = spread(E)             # stones next to an empty square
+            own_lanes = opp_lanes = 0
+            for i in range(n):
+                own_lanes |= bits[i] << lane_shift[i]
+                opp_lanes |= (occ ^ bits[i]) << lane_shift[i]
+            mobility = moves(own_lanes, opp_lanes, playable_lanes)
             scores = []
             for i in range(n):
                 own = bits[i]
@@ -187,9 +205,7 @@ class MultiSearch:
                             + W_EDGE * (own & edges).bit_count())
                 if rich:
                     s += sign * (60 * stable_count(own) - w_front * (own & exposed).bit_count())
-                if W_MOB:
-                    s += W_MOB * moves(own, occ ^ own).bit_count()
-                scores.append(s)
+                scores.append(s + W_MOB * (mobility & lane_mask[i]).bit_count())
             return scores
 
         def evaluate(bits, neutral):
