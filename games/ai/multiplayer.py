@@ -81,6 +81,7 @@ class MultiSearch:
         self.nodes = 0
         self.deadline: float | None = None
         self.tt: dict = {}
+        self.root_values: dict[int, int] = {}  # model search: each root move's last value
         self._build()
 
     def _build(self) -> None:
@@ -394,9 +395,15 @@ class MultiSearch:
         doubt = self.replies
         first_reply = (root + 1) % n
 
+        predicted = self.predicted = {}  # kept between iterations: each deeper one reuses them
+
         def predicted_replies(bits, neutral, t):
             # Opponent model: player t plays one of the moves that look best for itself
             # one ply ahead (its score over the best other's). [] : the game is over.
+            key = (bits, neutral, t)
+            known = predicted.get(key)
+            if known is not None:
+                return known
             me.nodes += 1  # a costly node (every answer evaluated): the clock is read each time
             if me.deadline is not None and monotonic() > me.deadline:
                 raise Timeout
@@ -411,7 +418,8 @@ class MultiSearch:
                 scores[t] = -INF
                 ranked.append((mine - max(scores), b, nb, nn))
             ranked.sort(key=lambda r: (-r[0], r[1]))
-            return ranked[:doubt]
+            predicted[key] = ranked = ranked[:doubt]
+            return ranked
 
         def after_replies(bits, neutral, depth, t):
             # the others answer in turn order as the model predicts (the worst of the
@@ -460,7 +468,11 @@ class MultiSearch:
             b = m & -m
             m ^= b
             sqs.append(b.bit_length() - 1)
-        sqs.sort(key=lambda s: (s != first, s))
+        # the last iteration's best first, then (model search, whose root values
+        # are exact) the others by their last values: a cut-off iteration has
+        # then searched the likeliest moves
+        values = self.root_values
+        sqs.sort(key=lambda s: (s != first, -values.get(s, 0), s))
         for sq in sqs:
             yield sq, *self._play(bits, neutral, t, 1 << sq, own, opp, flipping)
 
@@ -494,6 +506,8 @@ class MultiSearch:
             if best_sq < 0:
                 best_sq = sq
             v = self._value_after(nb, nn, depth - 1, alpha)
+            if self.mode == "model":
+                self.root_values[sq] = v
             if v > alpha:
                 alpha, best_sq = v, sq
                 self._partial = (v, sq)
