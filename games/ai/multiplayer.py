@@ -58,11 +58,24 @@ WIN = 100_000
 INF = 10**9
 HARD_MODE = "model"
 MODEL_REPLIES = 1  # opponent-model search: how many of each opponent's likeliest answers
+MODEL_BEAM = 4  # model search: the root player's likeliest moves searched below the root
 ROUNDS = True  # decide on full-round depths only (see MultiSearch.iterate)
 # evaluation weights (centi-stones): stones (growing towards the end), corners,
 # X squares next to an empty corner, edges, flipping moves
 DISC_BASE, DISC_END = 10, 60
 W_CORNER, W_X, W_EDGE, W_MOB = 500, 150, 20, 40
+# Hard's evaluation: the weights of each player's features by phase (the share of
+# the board filled, in PHASES steps), fitted to self-play games by games.ai.fitting
+FEATURES = ("stones", "corners", "x_squares", "edges", "mobility", "stable", "exposed")
+PHASES = 6
+FITTED = (  # stones, corners, x_squares, edges, mobility, stable, exposed
+    (-163, 569, -360, -188, -1, 569, 134),
+    (21, 738, -558, -29, -10, 231, -43),
+    (-18, 898, -241, -11, 22, 181, 23),
+    (-6, 799, -266, 10, 23, 175, -14),
+    (66, 489, -130, 15, 82, 168, -107),
+    (172, 139, -165, 75, 260, 95, -232),
+)
 
 
 class MultiSearch:
@@ -70,7 +83,9 @@ class MultiSearch:
     search, best-reply search or max^n (``mode``)."""
 
     def __init__(self, geo: Tables, players: int, root: int, *, anti: bool = False,
-                 mode: str = "paranoid", rich: bool = False, replies: int = MODEL_REPLIES):
+                 mode: str = "paranoid", rich: bool = False, replies: int = MODEL_REPLIES,
+                 beam: int | None = MODEL_BEAM):
+        self.beam = beam  # "model": how many of the root player's moves below the root are searched
         self.mode = mode  # "paranoid", "model" (opponent-model search), "brs" (best-reply) or "maxn"
         self.rich = rich  # Hard's evaluation: + stable stones, - exposed stones
         self.replies = replies  # "model": how many answers of each opponent are considered
@@ -106,6 +121,8 @@ class MultiSearch:
                 corner_x.append((1 << c, geo.neighbours[c] & x_squares))
         sign = -1 if anti else 1
         rich = self.rich
+        # Hard's fitted weights (not for anti, which keeps the hand-made ones)
+        fitted = rich and not anti and fitted_weights(len(geo.squares))
         w_front = 15
         corner_rays = _corner_edge_rays(geo)
 
@@ -197,6 +214,17 @@ class MultiSearch:
                 own_lanes |= bits[i] << lane_shift[i]
                 opp_lanes |= (occ ^ bits[i]) << lane_shift[i]
             mobility = moves(own_lanes, opp_lanes, playable_lanes)
+            if fitted:
+                ws, wc, wx, we, wm, wst, wex = fitted[E.bit_count()]
+                exposed = spread(E)
+                return [ws * bits[i].bit_count()
+                        + wc * (bits[i] & corners).bit_count()
+                        + wx * (bits[i] & danger).bit_count()
+                        + we * (bits[i] & edges).bit_count()
+                        + wm * (mobility & lane_mask[i]).bit_count()
+                        + wst * stable_count(bits[i])
+                        + wex * (bits[i] & exposed).bit_count()
+                        for i in range(n)]
             scores = []
             for i in range(n):
                 own = bits[i]
@@ -393,6 +421,7 @@ class MultiSearch:
             return best
 
         doubt = self.replies
+        beam = self.beam
         first_reply = (root + 1) % n
 
         predicted = self.predicted = {}  # kept between iterations: each deeper one reuses them
@@ -440,11 +469,16 @@ class MultiSearch:
                 return terminal(bits)
             if depth <= 0:
                 return evaluate(bits, neutral)
-            best = -INF
+            children = []
             while m:
                 b = m & -m
                 m ^= b
-                nb, nn = play(bits, neutral, root, b, own, opp, flipping)
+                children.append(play(bits, neutral, root, b, own, opp, flipping))
+            if beam and len(children) > beam:
+                children.sort(key=lambda c: -evaluate(*c))
+                del children[beam:]
+            best = -INF
+            for nb, nn in children:
                 v = after_replies(nb, nn, depth - 1, first_reply)
                 if v > best:
                     best = v
@@ -553,6 +587,18 @@ class MultiSearch:
         if kept is not None:
             value, best = kept
         return value, best, done
+
+
+def fitted_weights(total: int) -> list[tuple[int, ...]]:
+    """``FITTED`` for each number of empty squares, interpolated linearly between
+    the phases' centres (a phase is a share of the board filled)."""
+    out = []
+    for empty in range(total + 1):
+        x = (1 - empty / total) * PHASES - 0.5
+        k = min(PHASES - 2, max(0, int(x)))
+        f = min(1.0, max(0.0, x - k))
+        out.append(tuple(round(a + f * (b - a)) for a, b in zip(FITTED[k], FITTED[k + 1])))
+    return out
 
 
 def sum_bits(bits) -> int:
