@@ -76,8 +76,34 @@ def test_the_opponent_model_doubting_every_answer_is_paranoid_search(players):
         for rounds in (1, 2) if players == 3 and empties <= 10 else (1,):  # the model does not prune
             paranoid = MultiSearch(geo, players, t, mode="paranoid").move_values(
                 board.bits, board.neutral, rounds * players)
-            model = MultiSearch(geo, players, t, mode="model", replies=99).move_values(
+            model = MultiSearch(geo, players, t, mode="model", replies=99, beam=None).move_values(
                 board.bits, board.neutral, rounds)
             assert sorted(paranoid) == sorted(model)
             compared += 1
     assert compared >= (8 if players == 3 else 3)
+
+
+def test_the_beam_only_leaves_out_moves_of_the_root_player():
+    """Below the root Hard searches only its likeliest moves: a value can only
+    fall short of the full-width one, and with a beam as wide as every move it
+    is the same."""
+    variant = make_variant(players=3)
+    geo = tables(variant.geometry)
+    narrowed = 0
+    for seed in range(6):
+        rng = random.Random(seed)
+        board = Board(variant)
+        for _ in range(rng.randrange(6, 30)):
+            board.push(rng.choice(board.legal_moves))
+        t = board.turn_index
+        full = dict(MultiSearch(geo, 3, t, mode="model", rich=True, beam=None).move_values(
+            board.bits, board.neutral, 3))
+        wide = dict(MultiSearch(geo, 3, t, mode="model", rich=True, beam=64).move_values(
+            board.bits, board.neutral, 3))
+        beam = dict(MultiSearch(geo, 3, t, mode="model", rich=True, beam=2).move_values(
+            board.bits, board.neutral, 3))
+        assert wide == full
+        assert full.keys() == beam.keys()
+        assert all(beam[sq] <= full[sq] for sq in full)
+        narrowed += beam != full
+    assert narrowed
