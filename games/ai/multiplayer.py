@@ -128,11 +128,10 @@ class MultiSearch:
         playable_lanes = 0
         for k in lane_shift:
             playable_lanes |= playable << k
-        corner_mask = corners
 
         def stable_count(B):
             # corners and the runs of stones along an edge from an owned corner
-            if not B & corner_mask:
+            if not B & corners:
                 return 0
             k = 0
             for c, rays in corner_rays:
