@@ -36,7 +36,9 @@ twice the fair share, 66.7%): paranoid 42.4%, best-reply search
 58.6%; 65.2% over both, just short of the target); two answers and the
 richer evaluation 58.6% (seed 11: 63.6%).  A third seed (13) showed the
 71.7% to be luck: 54.5% (after a change that only made the search faster).
-A beam of four below the root: 59.6% on seed 13, 61.6% on seed 11.
+A beam of four below the root: 59.6% on seed 13, 61.6% on seed 11; at the
+site's 2 s, 57.6% (seed 17) and 61.6% (seed 19).  So Hard wins about 60%
+against two Normals, 1.8 times its fair share, short of the target.
 Weights fitted to self-play (a conditional logit over these features, 1500
 Normal-vs-Normal games; commit c764e43) did worse: 47.5% on seed 13.
 Paranoid, best-reply and max^n (``mode="maxn"``) remain for comparison, and
