@@ -11,6 +11,7 @@ Modules:
 * ``search``     -- PVS, iterative deepening, transposition table
 * ``endgame``    -- exact two-player endgame solver
 * ``multiplayer``-- 3 and 4 players: paranoid search (Normal), opponent-model search (Hard)
+* ``fitting``    -- fits Hard's multi-player evaluation weights to self-play games
 * ``levels``     -- what Easy, Normal and Hard do (two players)
 * ``match``      -- the match runner (``python -m games play``)
 * ``cli``        -- ``play`` and ``solve`` subcommands
