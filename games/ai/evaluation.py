@@ -76,6 +76,30 @@ def _corner_edge_rays(geo: Tables) -> list[tuple[int, list[list[int]]]]:
     return out
 
 
+def stable_counter(geo: Tables):
+    """``stable_count(stones)``: the corner-like squares held and the unbroken
+    runs of the same stones along an edge from them (stones nobody can flip)."""
+    corner_rays = _corner_edge_rays(geo)
+    corners = geo.corners
+
+    def stable_count(B: int) -> int:
+        if not B & corners:
+            return 0
+        n = 0
+        for c, rays in corner_rays:
+            if B >> c & 1:
+                n += 1
+                for ray in rays:
+                    for i in ray:
+                        if B >> i & 1:
+                            n += 1
+                        else:
+                            break
+        return n
+
+    return stable_count
+
+
 def make_evaluator(geo: Tables, anti: bool = False):
     """Build ``evaluate(P, O)`` (centi-discs for the player owning ``P``)."""
     weights = ANTI if anti else NORMAL
@@ -106,18 +130,7 @@ def make_evaluator(geo: Tables, anti: bool = False):
         for row in table
     ]
 
-    def stable_count(B):
-        n = 0
-        for c, rays in corner_rays:
-            if B >> c & 1:
-                n += 1
-                for ray in rays:
-                    for i in ray:
-                        if B >> i & 1:
-                            n += 1
-                        else:
-                            break
-        return n
+    stable_count = stable_counter(geo)
 
     def evaluate(P, O):
         E = playable & ~(P | O)

@@ -25,7 +25,7 @@ import time
 from games import Board, Variant
 
 from .bitboard import tables
-from .evaluation import _corner_edge_rays
+from .evaluation import stable_counter
 from .multiplayer import FEATURES, PHASES, choose
 
 SCALE = 1000  # one unit of log-odds = 1000 points of evaluation
@@ -35,21 +35,8 @@ def feature_function(geo):
     """``features(bits, neutral) -> (phase, [features of each player])``; the
     features are ``multiplayer.FEATURES`` in that order."""
     total = max(1, len(geo.squares))
-    corner_rays = _corner_edge_rays(geo)
+    stable_count = stable_counter(geo)
     corner_x = [(1 << c, geo.neighbours[c] & geo.x_squares) for c in geo.squares if geo.corners >> c & 1]
-
-    def stable_count(B):
-        k = 0
-        for c, rays in corner_rays:
-            if B >> c & 1:
-                k += 1
-                for ray in rays:
-                    for i in ray:
-                        if B >> i & 1:
-                            k += 1
-                        else:
-                            break
-        return k
 
     def features(bits, neutral):
         occ = neutral

@@ -65,7 +65,7 @@ from . import clock
 
 from .bitboard import Tables
 from .endgame import Timeout
-from .evaluation import _corner_edge_rays
+from .evaluation import stable_counter
 
 WIN = 100_000
 INF = 10**9
@@ -136,7 +136,6 @@ class MultiSearch:
         sign = -1 if anti else 1
         rich = self.rich
         w_front = 15
-        corner_rays = _corner_edge_rays(geo)
 
         # Mobility of every player in one call: the players' boards side by side
         # in one integer ("lanes"), two empty guard rows apart so that no
@@ -148,21 +147,7 @@ class MultiSearch:
         for k in lane_shift:
             playable_lanes |= playable << k
 
-        def stable_count(B):
-            # corners and the runs of stones along an edge from an owned corner
-            if not B & corners:
-                return 0
-            k = 0
-            for c, rays in corner_rays:
-                if B >> c & 1:
-                    k += 1
-                    for ray in rays:
-                        for i in ray:
-                            if B >> i & 1:
-                                k += 1
-                            else:
-                                break
-            return k
+        stable_count = stable_counter(geo)
         static = [0] * geo.size
         for i in geo.squares:
             if corners >> i & 1:
