@@ -41,10 +41,10 @@ richer evaluation 58.6% (seed 11: 63.6%).  A third seed (13) showed the
 A beam of four below the root: 59.6% on seed 13, 61.6% on seed 11; at the
 site's 2 s, 57.6% (seed 17) and 61.6% (seed 19): about 60%.  Weights fitted
 to self-play (a conditional logit over the same features) used everywhere,
-predictions included (fitted to 1500 games): 47.5% on seed 13.  Used only for the positions the
-search ends in, with the predictions left hand-made: 65.7% on seed 13,
-68.7% on seed 11, 62.6% on seed 17 and 70.7% on seed 19; 265 of 396 games,
-66.9% (shipped; one standard error 2.4 points).
+predictions included (fitted to 1500 games): 47.5% on seed 13.  Used only
+for the positions the search ends in, with the predictions left hand-made:
+65.7% on seed 13, 68.7% on seed 11, 62.6% on seed 17 and 70.7% on seed 19;
+265 of 396 games, 66.9% (shipped; one standard error 2.4 points).
 Paranoid, best-reply and max^n (``mode="maxn"``) remain for comparison, and
 paranoid is Normal's search.
 
