@@ -14,3 +14,9 @@ class AccountsConfig(AppConfig):
         user_model = get_user_model()
         if not hasattr(user_model, "display_name"):
             user_model.add_to_class("display_name", property(display_name_of))
+
+        from django.contrib.auth.signals import user_logged_in
+
+        from accounts.guest_games import claim_on_login
+
+        user_logged_in.connect(claim_on_login, dispatch_uid="accounts.claim_guest_seats")

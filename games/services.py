@@ -74,6 +74,21 @@ class Viewer:
         return Game.objects.filter(mine).distinct()
 
 
+# -- a guest signing up or in ------------------------------------------------
+
+def claim_guest_seats(user, guest_token):
+    """The seats a guest took in this session become the user's for good, so their
+    games outlive the session (a sign-out ends it).
+
+    A game where the user already has a seat keeps the guest seat as it is: one
+    person plays one seat per game (lobby.services.join refuses a second), and the
+    game stays the user's through the seat they have."""
+    if not guest_token or user is None:
+        return 0
+    seats = Seat.objects.filter(guest_token=guest_token, user__isnull=True, is_computer=False)
+    return seats.exclude(game__seats__user=user).update(user=user, guest_token="")
+
+
 # -- creating games ----------------------------------------------------------
 
 def build_variant(*, board="8x8", players=2, anti=False, free_opening=False, blocked=0,
