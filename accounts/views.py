@@ -10,9 +10,10 @@ from django.contrib.auth.decorators import login_required
 from django.db.models import Q
 from django.http import HttpResponseRedirect
 from django.shortcuts import get_object_or_404, redirect, render
-from django.urls import NoReverseMatch, reverse
+from django.urls import NoReverseMatch, Resolver404, resolve, reverse
 from django.utils.http import url_has_allowed_host_and_scheme, urlencode
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_http_methods
 
 from accounts import throttle
@@ -24,6 +25,20 @@ from games.presentation import colour_name, variant_label
 from games.services import Viewer
 
 RECENT_GAMES = 20
+
+# Why the sign-in page was shown, by the URL name of the page that sent the visitor there.
+SIGN_IN_REASONS = {
+    "table_new": gettext_lazy("Sign in to open a table."),
+    "lobby": gettext_lazy("Sign in to use the lobby."),
+    "profile": gettext_lazy("Sign in to see your profile."),
+}
+
+
+def sign_in_reason(next_url):
+    try:
+        return SIGN_IN_REASONS.get(resolve(next_url.split("?")[0]).url_name, "")
+    except Resolver404:
+        return ""
 
 
 def safe_next(request, default="home"):
@@ -48,6 +63,7 @@ class SignInView(auth_views.LoginView):
         context = super().get_context_data(**kwargs)
         query = urlencode({"next": context["next"]}) if context.get("next") else ""
         context["signup_url"] = reverse("signup") + (f"?{query}" if query else "")
+        context["reason"] = sign_in_reason(context.get("next") or "")
         return context
 
 

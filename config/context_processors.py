@@ -12,6 +12,7 @@ NAVIGATION = (
     ("play", _("Play")),
     ("table_new", _("Multiplayer")),
     ("lobby", _("Lobby")),
+    ("table_join", _("Join with a code")),
     ("my_games", _("My games")),
     ("rules", _("Rules")),
 )

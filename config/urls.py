@@ -4,9 +4,10 @@ from django.views.generic import TemplateView
 
 from config.health import healthz
 from games.rulebook.pages import PAGES
+from lobby.forms import CodeForm
 
 urlpatterns = [
-    path("", TemplateView.as_view(template_name="home.html", extra_context={"rules_pages": PAGES}), name="home"),
+    path("", TemplateView.as_view(template_name="home.html", extra_context={"rules_pages": PAGES, "code_form": CodeForm()}), name="home"),
     path("healthz", healthz, name="healthz"),
     path("", include("games.review_urls")),
     path("", include("games.urls")),
