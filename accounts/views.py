@@ -135,6 +135,8 @@ def outcome(game, seat):
         return _("waiting for players")
     if not game.is_over:
         return _("left") if seat.left_at else _("playing")
+    if game.is_abandoned:
+        return _("abandoned")
     if seat.colour in game.forfeited:
         return _("lost (left the table)")
     if not game.winner:

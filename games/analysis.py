@@ -23,6 +23,7 @@ from django.utils.translation import gettext as _
 
 from games import Board
 from games.models import GameAnalysis
+from games.presentation import colour_name
 
 log = logging.getLogger(__name__)
 
@@ -180,5 +181,6 @@ def summary(analysis, history, colours_by_ply):
         "percent": int(100 * analysis.done / analysis.total) if analysis.total and not stale else 0,
         "entries": {ply: entry for ply, entry in enumerate(entries, 1)},
         "mistakes": worst_mistakes(entries) if not stale and analysis.status == Status.DONE else [],
-        "averages": {colour: round(sum(losses) / len(losses), 1) for colour, losses in averages.items()},
+        "averages": [{"colour": colour, "name": colour_name(colour), "average": round(sum(losses) / len(losses), 1)}
+                     for colour, losses in averages.items()],
     }

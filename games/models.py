@@ -38,6 +38,8 @@ class Game(models.Model):
         NONE = "", _("Not over")
         NORMAL = "normal", _("Nobody could move")
         FORFEIT = "forfeit", _("A player left")
+        # Left for a new game (New Game against the computer): nobody won, no draw.
+        ABANDONED = "abandoned", _("Abandoned for a new game")
 
     public_id = models.CharField(max_length=16, unique=True, default=new_public_id, editable=False)
     kind = models.CharField(max_length=10, choices=Kind.choices, default=Kind.COMPUTER)
@@ -51,7 +53,7 @@ class Game(models.Model):
     version = models.PositiveIntegerField(default=0)
     deadline = models.DateTimeField(null=True, blank=True, help_text="when the player to move times out")
     # The result, once over.
-    ending = models.CharField(max_length=8, choices=Ending.choices, default=Ending.NONE, blank=True)
+    ending = models.CharField(max_length=10, choices=Ending.choices, default=Ending.NONE, blank=True)
     winner = models.CharField(max_length=5, blank=True, help_text="colour; empty for a draw")
     counts = models.JSONField(default=dict, blank=True, help_text="{colour: stones} at the end")
     score = models.JSONField(default=dict, blank=True, help_text="official score {colour: points}")
@@ -83,6 +85,10 @@ class Game(models.Model):
     @property
     def is_over(self):
         return self.status == self.Status.FINISHED
+
+    @property
+    def is_abandoned(self):
+        return self.ending == self.Ending.ABANDONED
 
     def board(self, upto=None):
         """The position after `upto` moves (default: all), rebuilt from the record."""

@@ -135,16 +135,51 @@ def move_sentence(move):
     return _("%(who)s played %(square)s and flipped %(n)d.") % {"who": who, "square": move.square, "n": flips}
 
 
-def result_sentence(game):
-    """'Black wins 40–24.' or 'Draw, 32–32.' with the official score (RULES §4, §8)."""
+def scores_text(score, colours, *, winner="", names=None):
+    """'White (Alice) 36, Black (Computer) 0': every score with its colour (and the
+    player's name where known), the winner first, the others in turn order."""
+    names = names or {}
+    order = ([winner] if winner else []) + [c for c in colours if c != winner]
+    parts = []
+    for colour in order:
+        who = colour_name(colour)
+        if names.get(colour):
+            who = _("%(colour)s (%(name)s)") % {"colour": who, "name": names[colour]}
+        parts.append(_("%(who)s %(points)d") % {"who": who, "points": score.get(colour, 0)})
+    return ", ".join(parts)
+
+
+def score_sentence(winner, score, colours, names=None):
+    """'White wins 36–0: White 36, Black 0.' for two players, 'Black wins: Black 21,
+    White 17, Red 17, Green 9.' for more; 'Draw, 32–32: ...' / 'Draw: ...'."""
+    scores = scores_text(score, colours, winner=winner, names=names)
+    if len(colours) == 2:
+        first = [winner] if winner else []
+        points = "–".join(str(score.get(c, 0)) for c in first + [c for c in colours if c != winner])
+        if winner:
+            return _("%(who)s wins %(points)s: %(scores)s.") % {
+                "who": colour_name(winner), "points": points, "scores": scores}
+        return _("Draw, %(points)s: %(scores)s.") % {"points": points, "scores": scores}
+    if winner:
+        return _("%(who)s wins: %(scores)s.") % {"who": colour_name(winner), "scores": scores}
+    return _("Draw: %(scores)s.") % {"scores": scores}
+
+
+def seat_names(seats):
+    """{colour: the name of who played it} for the seats of a stored game."""
+    return {seat.colour: str(seat.display_name) for seat in seats}
+
+
+def result_sentence(game, seats=None):
+    """The result of a stored game with its official score (RULES §4, §8), the
+    players named; or that it was abandoned for a new game."""
     if not game.is_over:
         return ""
-    order = [c for c in Variant.from_dict(game.variant).colours]
-    score = "–".join(str(game.score.get(c, 0)) for c in order)
-    if game.winner:
-        sentence = _("%(who)s wins %(score)s.") % {"who": colour_name(game.winner), "score": score}
-    else:
-        sentence = _("Draw, %(score)s.") % {"score": score}
+    if game.is_abandoned:
+        return _("Abandoned for a new game.")
+    seats = game.seats.all() if seats is None else seats
+    colours = Variant.from_dict(game.variant).colours
+    sentence = score_sentence(game.winner, game.score, colours, names=seat_names(seats))
     if game.forfeited:
         leavers = ", ".join(colour_name(c) for c in game.forfeited)
         sentence += " " + _("Forfeit: %(who)s left the table.") % {"who": leavers}
@@ -176,12 +211,12 @@ def game_state(game, record=None):
     thinking = game.status == game.Status.PLAYING and to_move is not None and to_move.played_by_computer
     human = next((s for s in seats if not s.is_computer), None)
     can_undo = (
-        game.kind == game.Kind.COMPUTER and human is not None and not thinking
+        game.kind == game.Kind.COMPUTER and human is not None and not thinking and not game.is_abandoned
         and any(m.colour == human.colour and m.made_by != m.MadeBy.AUTO for m in moves)
     )
     announcement = " ".join(move_sentence(m) for m in ([last] if last else []) + passes)
     if game.is_over:
-        announcement = (announcement + " " + result_sentence(game)).strip()
+        announcement = (announcement + " " + result_sentence(game, seats)).strip()
     return {
         "game": game,
         "board": board_view(board, last_move=last.square if last else None,
@@ -192,7 +227,7 @@ def game_state(game, record=None):
         "thinking": thinking,
         "passes": [move_sentence(m) for m in passes],
         "can_undo": can_undo,
-        "result": result_sentence(game),
+        "result": result_sentence(game, seats),
         "announcement": announcement,
         "moves_count": len([m for m in moves if not m.is_pass]),
     }

@@ -41,7 +41,8 @@ from games.charts import stone_chart
 from games.forms import VariantForm
 from games.models import Game, GameAnalysis, Move, Seat
 from games.presentation import (
-    BOARD_NAMES, board_view, colour_name, counts_view, move_sentence, result_sentence, variant_label,
+    BOARD_NAMES, board_view, colour_name, counts_view, move_sentence, result_sentence, score_sentence,
+    scores_text, variant_label,
 )
 from games.services import Viewer
 
@@ -153,14 +154,11 @@ TERMINATIONS = {
 
 
 def outcome_sentence(replay):
-    """'Black wins 40–24.' for a record that is not stored (an import), from the rules."""
+    """'Black wins 40–24 (Black 40, White 24).' for a record that is not stored (an import)."""
     outcome = replay.final.outcome()
     if outcome is None:
         return ""
-    score = "–".join(str(outcome.score[c]) for c in replay.variant.colours)
-    if outcome.winner:
-        return _("%(who)s wins %(score)s.") % {"who": colour_name(outcome.winner), "score": score}
-    return _("Draw, %(score)s.") % {"score": score}
+    return score_sentence(outcome.winner or "", outcome.score, replay.variant.colours)
 
 
 def ending_sentence(replay, game=None):
@@ -238,6 +236,7 @@ def review_context(replay, ply, url_for, *, names, analysis=None):
         "heading": heading,
         "position": position,
         "made_by_note": note,
+        "mover_name": colour_name(current.colour) if current is not None else "",
         "entry": entry if entry and not entry.get("forced") else None,
         "current_mistake": ply in mistakes,
         "board": board_view(board, last_move=last_square, flips=current.flips if current else (),
@@ -290,8 +289,8 @@ def game_review_context(request, game, viewer, ply=None, error=None):
                   "you": seat == my_seat, "computer": seat.is_computer, "left": seat.left_at is not None}
                  for seat in seats],
         is_player=my_seat is not None,
-        result=result_sentence(game),
-        ending=ending_sentence(replay, game) if game.is_over else "",
+        result=result_sentence(game, seats),
+        ending=ending_sentence(replay, game) if game.is_over and not game.is_abandoned else "",
         transcript=replay.final.transcript(),
         share_url=request.build_absolute_uri(base),
         can_analyse=game.is_over,
@@ -648,7 +647,7 @@ class GamesFilter(forms.Form):
             games = games.filter(finished).exclude(winner="").exclude(
                 Exists(my_seats.filter(colour=OuterRef("winner"))))
         elif result == "draw":
-            games = games.filter(finished, winner="")
+            games = games.filter(finished, winner="").exclude(ending=Game.Ending.ABANDONED)
         elif result == "playing":
             games = games.exclude(finished)
         opponent = (data.get("opponent") or "").strip()
@@ -682,6 +681,8 @@ def outcome_for(game, seat):
     """'won' / 'lost' / 'draw' / 'playing' from the point of view of `seat`."""
     if not game.is_over:
         return "playing"
+    if game.is_abandoned:
+        return "abandoned"
     if not game.winner:
         return "draw"
     return "won" if seat is not None and seat.colour == game.winner else "lost"
@@ -692,6 +693,7 @@ OUTCOME_LABELS = {
     "draw": gettext_lazy("draw"),
     "won": gettext_lazy("won"),
     "lost": gettext_lazy("lost"),
+    "abandoned": gettext_lazy("abandoned"),
 }
 
 
@@ -716,7 +718,7 @@ def my_games(request):
             "opponents": [str(s.display_name) for s in seats if s != seat],
             "outcome": outcome,
             "outcome_label": OUTCOME_LABELS[outcome],
-            "score": "–".join(str(game.score.get(c, 0)) for c in order) if game.is_over else "",
+            "score": scores_text(game.score, order, winner=game.winner) if game.score else "",
             "review_url": reverse("review", args=[game.public_id]),
             "play_url": reverse("play_game", args=[game.public_id]) if not game.is_over else "",
             "kind": game.get_kind_display(),

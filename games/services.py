@@ -209,6 +209,8 @@ def undo(game, viewer, *, expected_ply):
         seat = viewer.seat_in(game)
         if seat is None:
             raise NotYourTurn(_("This is not your game."))
+        if game.is_abandoned:
+            raise GameError(_("You left this game for a new one; it stays as it was."))
         if game.status == Game.Status.PLAYING and game.turn != seat.colour:
             raise GameError(_("Wait for the computer's move before taking back."))
         last = game.moves.filter(colour=seat.colour).exclude(made_by=Move.MadeBy.AUTO).order_by("-ply").first()
@@ -224,6 +226,21 @@ def undo(game, viewer, *, expected_ply):
         game.moves.filter(ply__gt=keep).delete()
         transaction.on_commit(lambda: game_changed(game.pk))
     game.refresh_from_db()
+    return game
+
+
+def abandon(game, viewer):
+    """The player leaves their computer game for a new one (New Game): it ends as
+    abandoned, won by nobody. Nothing happens to a game that is over or not theirs."""
+    if game.kind != Game.Kind.COMPUTER or viewer.seat_in(game) is None:
+        return game
+    updated = Game.objects.filter(pk=game.pk, status=Game.Status.PLAYING).update(
+        status=Game.Status.FINISHED, ending=Game.Ending.ABANDONED, turn="", deadline=None, winner="",
+        counts=game.board().counts(), score={}, finished_at=timezone.now(),
+        version=F("version") + 1, updated_at=timezone.now())
+    if updated:
+        transaction.on_commit(lambda: game_changed(game.pk, schedule=False))
+        game.refresh_from_db()
     return game
 
 

@@ -43,11 +43,23 @@ def play(request):
         form = PlayForm(initial=PlayForm.initial_from_query(request.GET))
         status = 200
     viewer = Viewer.from_request(request, create=False)
-    unfinished = [
-        {"game": game, "label": variant_label(game.variant)}
-        for game in viewer.games().filter(kind=Game.Kind.COMPUTER, status=Game.Status.PLAYING)[:5]
-    ]
-    return render(request, "games/play.html", {"form": form, "unfinished": unfinished}, status=status)
+    return render(request, "games/play.html", {"form": form, "unfinished": unfinished_games(viewer)}, status=status)
+
+
+def unfinished_games(viewer, limit=5):
+    """The viewer's running computer games, each told apart from the others by its
+    variant, level, the viewer's colour, the move reached and when it started."""
+    games = (viewer.games().filter(kind=Game.Kind.COMPUTER, status=Game.Status.PLAYING)
+             .prefetch_related("seats").order_by("-created_at", "-pk")[:limit])
+    items = []
+    for game in games:
+        seat = viewer.seat_in(game)
+        items.append({
+            "game": game, "label": variant_label(game.variant), "level": game.get_level_display(),
+            "colour": seat.colour if seat else "", "colour_name": colour_name(seat.colour) if seat else "",
+            "move": game.ply + 1,
+        })
+    return items
 
 
 @require_GET
@@ -124,8 +136,10 @@ def level(request, public_id):
 
 @require_POST
 def play_again(request, public_id):
-    """New Game: the same variant (blocked squares drawn again), colours drawn again."""
+    """New Game: the same variant (blocked squares drawn again), colours drawn again.
+    The game left behind, if still running, ends as abandoned."""
     game, viewer = find_game(request, public_id)
+    services.abandon(game, viewer)
     variant = game.variant_obj
     fresh = services.build_variant(**{**variant.to_dict(), "blocked": len(variant.blocked)})
     new = services.create_computer_game(viewer, fresh, game.level)

@@ -27,7 +27,7 @@ def test_a_whole_6x6_game_against_easy_ends_with_the_result(live_site, page):
         moves += 1
         assert moves <= 32
     result = page.locator("#game-status .result")
-    expect(result).to_contain_text("–")  # "Black wins 20–16." or "Draw, 18–18."
+    expect(result).to_contain_text("–")  # "Black wins 20–16: Black 20, White 16." or "Draw, 18–18: ..."
     stones = board_snapshot(page)
     counts = {colour: list(stones.values()).count(colour) for colour in ("black", "white")}
     text = result.inner_text()

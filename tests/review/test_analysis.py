@@ -33,7 +33,7 @@ def test_a_wipeout_blunder_is_found_and_marked(client):
     html = client.get(f"/games/{game.public_id}/?ply={WIPEOUT_BLUNDER_PLY}").content.decode()
     assert 'class="move mistake" data-ply="8"' not in html  # the current row carries both classes
     assert 'class="move current mistake" data-ply="8"' in html
-    assert "This move lost" in html and "best was c" in html
+    assert "White lost " in html and " stones with this move; best was c" in html
     assert '<path class="mistake-mark" data-ply="8"' in html
     assert html.count("mistake-label") == 2  # in the position panel and in its row
 

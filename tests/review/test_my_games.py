@@ -69,7 +69,7 @@ def test_filters(client, games, query, expected):
 
 def test_rows_show_variant_opponents_result_and_links(client, games):
     html = client.get("/games/?board=6x6").content.decode()
-    assert "6×6 · 2 players" in html and "rival_rita" in html and "lost" in html and "24–12" in html
+    assert "6×6 · 2 players" in html and "rival_rita" in html and "lost" in html and "Black 24, White 12" in html
     assert f'href="/games/{games["lost_6x6"]}/"' in html
     html = client.get("/games/?result=playing").content.decode()
     assert f'href="/play/{games["playing"]}/"' in html  # Continue

@@ -109,13 +109,13 @@ def test_passes_are_listed_and_replayed(client):
     assert 'aria-current="step">pass<' in html
     expected = position(variant, PASS_GAME_6X6, PASS_PLY_6X6)
     assert {sq: s for sq, (s, _c) in cells(html).items() if s} == expected.stones()
-    assert "Black wins 24–12." in html and "The board is full." in html
+    assert "Black wins 24–12: Black (Computer) 24, White (Computer) 12." in html and "The board is full." in html
 
 
 def test_result_chart_and_transcript_are_shown(client):
     game = store_game(FULL_GAME, public=True)
     html = client.get(f"/games/{game.public_id}/?ply=20").content.decode()
-    assert "Black wins 39–25." in html and "The board is full." in html
+    assert "Black wins 39–25: Black (Computer) 39, White (Computer) 25." in html and "The board is full." in html
     assert html.count('<polyline class="series"') == 2
     assert 'class="current-ply"' in html and "After move 20: Black" in html
     assert FULL_GAME in html

@@ -121,4 +121,4 @@ def test_exported_wipeout_reimports_with_its_result(client):
     game = store_game(WIPEOUT, public=True)
     text = client.get(f"/games/{game.public_id}/transcript.txt").content.decode()
     html = client.get(import_(client, transcript=text)["Location"]).content.decode()
-    assert "Black wins 64–0." in html and "Neither player can move." in html
+    assert "Black wins 64–0: Black 64, White 0." in html and "Neither player can move." in html

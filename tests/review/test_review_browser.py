@@ -69,7 +69,7 @@ def test_a_stored_game_replayed_by_buttons_and_by_keys(live_site, page, make_use
     expect_position(page, variant, FULL_GAME, 2)
     page.get_by_role("link", name="Last").click()
     expect_position(page, variant, FULL_GAME, 60)
-    expect(page.get_by_text("Black wins 39–25.")).to_be_visible()
+    expect(page.get_by_text("Black wins 39–25: Black")).to_be_visible()
     page.get_by_role("link", name="First").click()
     expect_position(page, variant, FULL_GAME, 0)
 
@@ -132,7 +132,7 @@ def test_export_then_import_gives_the_same_game(live_site, page, tmp_path):
         expect_position(page, variant, PASS_GAME_6X6, full.ply, in_url=False)  # the end by default
         page.get_by_role("link", name="First").click()
         expect_position(page, variant, PASS_GAME_6X6, 0)
-        expect(page.get_by_text("Black wins 24–12.")).to_be_visible()
+        expect(page.get_by_text("Black wins 24–12: Black 24, White 12.")).to_be_visible()
 
     # the transcript, pasted, with its variant chosen in the form
     page.goto(f"{live_site.url}/games/import/")
