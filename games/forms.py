@@ -1,4 +1,5 @@
-"""The variant form: every option of RULES §1-§9, refused with the rule it breaks."""
+"""The variant form: every option of RULES §1-§9; a combination RULES forbids is
+refused with a message saying what to change."""
 from urllib.parse import urlencode
 
 from django import forms
@@ -8,6 +9,7 @@ from games import InvalidVariantError, Variant
 from games.models import Level
 from games.presentation import BOARD_NAMES, COLOUR_NAMES
 from games.services import build_variant
+from games.variant_errors import variant_error_message
 
 TRUE_WORDS = {"1", "true", "on", "yes"}
 
@@ -58,7 +60,7 @@ class VariantForm(forms.Form):
         try:
             data["variant"] = build_variant(**{name: data[name] for name in self.variant_fields})
         except InvalidVariantError as error:
-            raise forms.ValidationError(str(error), code="invalid_variant") from None
+            raise forms.ValidationError(variant_error_message(error), code="invalid_variant") from None
         return data
 
     @classmethod

@@ -45,6 +45,7 @@ from games.presentation import (
     scores_text, variant_label,
 )
 from games.services import Viewer
+from games.variant_errors import variant_error_message
 
 # The largest record accepted for import (a 4-player 10x10 game is about 300 characters;
 # a JSON record with every flip listed stays well below this).
@@ -452,7 +453,7 @@ class ImportForm(VariantForm):
                            free_opening=data["free_opening"], blocked=(data.get("blocked") or "").replace(",", " "),
                            handicap=data["handicap"], handicap_colour=data["handicap_colour"])
         except InvalidVariantError as error:
-            raise forms.ValidationError(str(error), code="invalid_variant") from None
+            raise forms.ValidationError(variant_error_message(error), code="invalid_variant") from None
 
     @staticmethod
     def parse_record(text):
@@ -464,8 +465,10 @@ class ImportForm(VariantForm):
             raise forms.ValidationError(_("A JSON record needs its variant and its moves."), code="bad_record")
         try:
             variant = Variant.from_dict(record["variant"])
-        except (InvalidVariantError, TypeError) as error:
-            raise forms.ValidationError(str(error), code="invalid_variant") from None
+        except InvalidVariantError as error:
+            raise forms.ValidationError(variant_error_message(error), code="invalid_variant") from None
+        except TypeError:  # a value of the wrong kind
+            raise forms.ValidationError(_("The record's variant cannot be read."), code="invalid_variant") from None
         moves = record.get("moves")
         if isinstance(moves, list):
             squares = []

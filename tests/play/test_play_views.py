@@ -39,11 +39,12 @@ def test_starting_a_game_redirects_to_it_and_draws_my_colour(client):
     assert 'ws-connect="/ws/games/%s/' % game.public_id in page
 
 
-def test_an_impossible_variant_is_refused_in_the_form_naming_the_rule(client):
+def test_an_impossible_variant_is_refused_in_the_form_saying_what_to_change(client):
     response = client.post("/play/", {"board": "6x6", "players": 3, "blocked": 0, "handicap": 0,
                                       "handicap_colour": "white", "level": "easy"})
     assert response.status_code == 400
-    assert "RULES §9: the 6x6 board is offered for 2 players only" in response.content.decode()
+    html = response.content.decode()
+    assert "The 6×6 board is for 2 players only." in html and "§" not in html
     assert not Game.objects.exists()
 
 

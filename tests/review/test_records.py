@@ -98,11 +98,11 @@ def test_uploaded_transcript_file_and_a_ten_by_ten_game(client):
     ({"transcript": "f5d6k3"}, "Move 3 cannot be read."),
     ({"transcript": "f5 pass"}, "Move 2 (pass) is not legal: a player may only pass when they have no legal move."),
     ({"transcript": "f5d6a1", "board": "octagon"}, "Move 1 (f5) is not legal"),
-    ({"transcript": "c3", "board": "6x6", "players": "3"}, "RULES §9: the 6x6 board is offered for 2 players only"),
+    ({"transcript": "c3", "board": "6x6", "players": "3"}, "The 6×6 board is for 2 players only."),
     ({"transcript": ""}, "Paste a transcript or choose a file."),
     ({"transcript": "f5d6c3d3c4f4f6f3e6e7d7c6c5b6b5a6a5b4c7f7g5e8d8a4c8g6h6g4h4h5f8b8g8b7e3g3a3h3f2"
                     "c2a8a7e2h8d2f1e1g1g7b3b2c1d1a2h7g2h1b1a1h2g1", "board": "8x8"}, "is not legal"),
-    ({"transcript": '{"variant": {"board": "9x9"}, "moves": []}'}, "RULES §1: unknown board"),
+    ({"transcript": '{"variant": {"board": "9x9"}, "moves": []}'}, "Choose a board: 6×6, 8×8, 10×10 or the octagon."),
     ({"transcript": '{"moves": ["f5"]}'}, "A JSON record needs its variant and its moves."),
     ({"transcript": '{"variant": {}, "moves": ["f5", "d6", "d6"]}'}, "Move 3 (d6) is not legal: that square is"),
 ])
