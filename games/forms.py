@@ -1,5 +1,7 @@
-"""The variant form: every option of RULES §1-§9; a combination RULES forbids is
-refused with a message saying what to change."""
+"""The variant form: every option of RULES §1-§9. Only possible combinations are
+offered (the others are drawn disabled, given what is chosen now; the pages
+re-draw the form as choices change), and a combination RULES forbids is still
+refused on submit with a message saying what to change."""
 from urllib.parse import urlencode
 
 from django import forms
@@ -12,6 +14,40 @@ from games.services import build_variant
 from games.variant_errors import variant_error_message
 
 TRUE_WORDS = {"1", "true", "on", "yes"}
+OPTION_FIELDS = ("board", "players", "anti", "free_opening", "handicap", "handicap_colour")
+
+
+class OfferMixin:
+    """A choice widget that draws the values in `disabled_values` as disabled
+    options (never the one chosen now, so a refused choice stays visible)."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.disabled_values = set()
+
+    def create_option(self, name, value, label, selected, index, subindex=None, attrs=None):
+        option = super().create_option(name, value, label, selected, index, subindex=subindex, attrs=attrs)
+        if str(value) in self.disabled_values and not selected:
+            option["attrs"]["disabled"] = True
+        return option
+
+
+class OfferSelect(OfferMixin, forms.Select):
+    pass
+
+
+class OfferCheckboxes(OfferMixin, forms.CheckboxSelectMultiple):
+    pass
+
+
+def is_possible(options):
+    """Whether the rules allow these variant options (blocked squares aside: any
+    count of them goes with any variant)."""
+    try:
+        Variant(**options)
+    except InvalidVariantError:
+        return False
+    return True
 
 
 def variant_query(variant, level=None):
@@ -39,19 +75,46 @@ def variant_query(variant, level=None):
 
 
 class VariantForm(forms.Form):
-    board = forms.ChoiceField(label=_("Board"), choices=list(BOARD_NAMES.items()), initial="8x8")
-    players = forms.TypedChoiceField(label=_("Players"), coerce=int, initial=2,
+    board = forms.ChoiceField(label=_("Board"), choices=list(BOARD_NAMES.items()), initial="8x8", widget=OfferSelect)
+    players = forms.TypedChoiceField(label=_("Players"), coerce=int, initial=2, widget=OfferSelect,
                                      choices=[(2, _("2 players")), (3, _("3 players")), (4, _("4 players"))])
     anti = forms.BooleanField(label=_("Anti-Reversi (fewest stones wins)"), required=False)
     free_opening = forms.BooleanField(label=_("Free opening"), required=False)
     blocked = forms.TypedChoiceField(label=_("Blocked squares"), coerce=int, initial=0,
                                      choices=[(0, _("none")), (2, "2"), (4, "4"), (6, "6"), (8, "8")])
-    handicap = forms.TypedChoiceField(label=_("Corner handicap"), coerce=int, initial=0,
+    handicap = forms.TypedChoiceField(label=_("Corner handicap"), coerce=int, initial=0, widget=OfferSelect,
                                       choices=[(0, _("none")), (1, "1"), (2, "2"), (3, "3"), (4, "4")])
     handicap_colour = forms.ChoiceField(label=_("Handicap stones go to"), initial="white",
                                         choices=[("black", COLOUR_NAMES["black"]), ("white", COLOUR_NAMES["white"])])
 
     variant_fields = ("board", "players", "anti", "free_opening", "blocked", "handicap", "handicap_colour")
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.offer_possible_choices(self.current_options())
+
+    def current_value(self, name):
+        """What the field shows now (submitted or prefilled), as the form would clean it."""
+        field = self.fields[name]
+        value = self[name].value()
+        if isinstance(field, forms.BooleanField):
+            return value is True or str(value).strip().lower() in TRUE_WORDS
+        if value is None or not field.valid_value(str(value)):
+            return field.initial
+        return field.coerce(value) if isinstance(field, forms.TypedChoiceField) else value
+
+    def current_options(self):
+        return {name: self.current_value(name) for name in OPTION_FIELDS}
+
+    def offer_possible_choices(self, options):
+        """Disable every choice that cannot go with the others chosen now."""
+        for name in ("board", "players", "handicap"):
+            field = self.fields[name]
+            field.widget.disabled_values = {
+                str(value) for value, _label in field.choices
+                if not is_possible({**options, name: field.coerce(value) if hasattr(field, "coerce") else value})}
+        if not options["free_opening"] and not is_possible({**options, "free_opening": True}):
+            self.fields["free_opening"].widget.attrs["disabled"] = True
 
     def clean(self):
         data = super().clean()

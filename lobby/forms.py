@@ -1,9 +1,12 @@
-"""The table form (every variant of RULES.md, seats, level, public or private) and the code form."""
+"""The table form (every variant of RULES.md, seats, level, public or private) and the code form.
+
+The table form offers only the seats the chosen number of players has, and never
+your own seat to the computer; the server checks both again."""
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from games import COLOURS
-from games.forms import VariantForm
+from games.forms import OfferCheckboxes, OfferSelect, VariantForm
 from games.models import Level
 from games.presentation import COLOUR_NAMES, colour_name
 from lobby.services import GUEST_NAME_MAX
@@ -15,12 +18,19 @@ class TableForm(VariantForm):
     level = forms.ChoiceField(label=_("Computer level"), choices=Level.choices, initial=Level.NORMAL,
                               help_text=_("For computer seats, players who run out of time and players who leave."))
     is_public = forms.BooleanField(label=_("Public: show the table in the lobby"), required=False, initial=False)
-    seat = forms.ChoiceField(label=_("Your seat"), choices=SEAT_CHOICES, initial="black",
+    seat = forms.ChoiceField(label=_("Your seat"), choices=SEAT_CHOICES, initial="black", widget=OfferSelect,
                              help_text=_("Black moves first, then White, Red and Green."))
     computer = forms.MultipleChoiceField(label=_("Seats for the computer"), choices=SEAT_CHOICES, required=False,
-                                         widget=forms.CheckboxSelectMultiple)
+                                         widget=OfferCheckboxes)
 
     table_fields = ("seat", "computer", "level", "is_public")
+
+    def offer_possible_choices(self, options):
+        super().offer_possible_choices(options)
+        colours = COLOURS[:options["players"]]
+        self.fields["seat"].widget.disabled_values = set(COLOURS) - set(colours)
+        seat = self.current_value("seat")
+        self.fields["computer"].widget.disabled_values = (set(COLOURS) - set(colours)) | {seat}
 
     def clean(self):
         data = super().clean()
@@ -31,7 +41,7 @@ class TableForm(VariantForm):
         for colour in [seat, *computer]:
             if colour and colour not in variant.colours:
                 self.add_error("seat" if colour == seat else "computer", _(
-                    "RULES §8: a %(n)d-player table has no %(colour)s seat.")
+                    "A table for %(n)d players has no %(colour)s seat.")
                     % {"n": variant.players, "colour": colour_name(colour)})
         if seat and seat in computer:
             self.add_error("computer", _("Your own seat cannot go to the computer."))

@@ -79,7 +79,7 @@ def test_the_table_form_opens_a_table_and_is_prefilled_from_the_query(client, al
 
 @pytest.mark.parametrize("data, message", [
     ({"board": "6x6", "players": 3}, "The 6×6 board is for 2 players only."),
-    ({"board": "8x8", "players": 2, "seat": "red"}, "a 2-player table has no Red seat"),
+    ({"board": "8x8", "players": 2, "seat": "red"}, "A table for 2 players has no Red seat."),
     ({"board": "8x8", "players": 2, "computer": ["black"]}, "Your own seat cannot go to the computer"),
 ])
 def test_impossible_tables_are_refused_with_the_rule(client, alice, data, message):
