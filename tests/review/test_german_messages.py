@@ -15,6 +15,13 @@ from tests.review.test_records import DEFAULTS
 pytestmark = pytest.mark.django_db
 DE = {"HTTP_ACCEPT_LANGUAGE": "de"}
 
+
+@pytest.fixture(autouse=True)
+def english_afterwards():
+    """A German request leaves German active in this thread; the tests after these expect English."""
+    yield
+    translation.deactivate()
+
 # One of every variant the rules core refuses (the form fields allow some of them).
 REFUSED = [
     dict(board="9x9"), dict(players=5), dict(anti="yes"), dict(handicap=5), dict(handicap=1, handicap_colour="red"),
