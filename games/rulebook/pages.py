@@ -101,6 +101,29 @@ PAGES = (
             Diagram(Variant(board="8x8", players=4), _("The start with four players")),
         ),
     ),
+    _page(
+        "free-opening", _("Free opening"), _("Reversi with a free opening"),
+        _("Reversi starting on an empty board: the players set the first four stones on the central "
+          "squares themselves."),
+        Variant(free_opening=True),
+        diagrams=(Diagram(Variant(free_opening=True),
+                          _("The empty board: the first four stones go on the four central squares")),),
+    ),
+    _page(
+        "blocked-squares", _("Blocked squares"), _("Reversi with blocked squares"),
+        _("Reversi with some squares taken off the board, drawn at random for every game."),
+        # The links ask for four squares (a new game draws them); the diagram shows one such draw.
+        Variant.with_random_blocked(4, seed=1),
+        diagrams=(Diagram(Variant.with_random_blocked(4, seed=1),
+                          _("An example: four blocked squares on the 8×8 board, drawn anew for every game")),),
+    ),
+    _page(
+        "corner-handicap", _("Corner handicap"), _("Reversi with a corner handicap"),
+        _("Reversi with a head start: one to four stones of one colour stand on the corners before the "
+          "first move."),
+        Variant(handicap=2),
+        diagrams=(Diagram(Variant(handicap=2), _("Two handicap stones for White, on a1 and h8")),),
+    ),
 )
 
 BY_SLUG = {page.slug: page for page in PAGES}
