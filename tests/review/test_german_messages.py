@@ -88,3 +88,23 @@ def test_no_english_on_the_review_of_an_analysed_game_or_an_import_in_german(cli
     for url in (f"/games/{game.public_id}/?ply={WIPEOUT_BLUNDER_PLY}", f"/games/{game.public_id}/?ply=0",
                 reverse("review_import"), f"{reverse('review_import')}?moves={WIPEOUT}"):
         assert untranslated_on(client, url, untranslated) == [], url
+
+
+def test_no_english_on_the_new_pages_and_lines_in_german(client):
+    """The code form, the sign-in reasons, the games to continue, an abandoned game."""
+    from games.models import Game
+    from games.services import GUEST_TOKEN_KEY, Viewer, create_computer_game
+    from tests.rulebook.test_translations import untranslated_msgids, untranslated_on
+
+    session = client.session
+    session[GUEST_TOKEN_KEY] = "token"
+    session.save()
+    old = create_computer_game(Viewer(guest_token="token"), Variant(board="6x6"), "easy")
+    create_computer_game(Viewer(guest_token="token"), Variant(), "hard")
+    client.post(reverse("play_again", args=[old.public_id]))
+    assert Game.objects.get(pk=old.pk).is_abandoned
+    untranslated = untranslated_msgids()
+    for url in (reverse("table_join"), reverse("login") + "?next=/lobby/", reverse("login") + "?next=/tables/new/",
+                reverse("play"), reverse("play_game", args=[old.public_id]), reverse("review", args=[old.public_id]),
+                reverse("my_games"), reverse("play") + "?players=3"):
+        assert untranslated_on(client, url, untranslated) == [], url
