@@ -69,8 +69,9 @@ def stone_chart(series, colours, *, current=None, marks=()):
     for ply in range(0, plies + 1, step):
         parts.append(f'<text x="{x(ply):.1f}" y="{HEIGHT - BOTTOM + 14}" text-anchor="middle" '
                      f'fill="#5f6b63">{ply}</text>')
+    axis = escape(_("move"))  # outside the f-string, where makemessages finds it
     parts.append(f'<text x="{LEFT + inner_w / 2:.1f}" y="{HEIGHT - 3}" text-anchor="middle" '
-                 f'fill="#5f6b63">{escape(_("move"))}</text>')
+                 f'fill="#5f6b63">{axis}</text>')
     # the ply on show
     if current is not None and 0 <= current < len(series):
         cx = x(current)
@@ -99,8 +100,8 @@ def stone_chart(series, colours, *, current=None, marks=()):
     for ply in marks:
         if 0 < ply < len(series):
             mx, my = x(ply), TOP + inner_h
+            title = escape(_("Mistake at move %(ply)d") % {"ply": ply})
             parts.append(f'<path class="mistake-mark" data-ply="{int(ply)}" d="M{mx:.1f},{my - 9:.1f} '
-                         f'l-5,9 h10 z" fill="#a3262a"><title>{escape(_("Mistake at move %(ply)d") % {"ply": ply})}'
-                         f'</title></path>')
+                         f'l-5,9 h10 z" fill="#a3262a"><title>{title}</title></path>')
     parts.append("</svg>")
     return mark_safe("".join(parts))
