@@ -10,7 +10,7 @@ from django.contrib.auth.decorators import login_required
 from django.db.models import Q
 from django.http import HttpResponseRedirect
 from django.shortcuts import get_object_or_404, redirect, render
-from django.urls import NoReverseMatch, Resolver404, resolve, reverse
+from django.urls import Resolver404, resolve, reverse
 from django.utils.http import url_has_allowed_host_and_scheme, urlencode
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
@@ -21,7 +21,7 @@ from accounts.forms import ProfileForm, SignInForm, SignUpForm
 from accounts.models import Profile
 from games.access import can_watch
 from games.models import Game
-from games.presentation import colour_name, variant_label
+from games.presentation import colour_name, game_url, variant_label
 from games.services import Viewer
 
 RECENT_GAMES = 20
@@ -117,17 +117,6 @@ def player(request, username):
         "player": user, "own": False,
         "rows": game_rows(user, Viewer.from_request(request, create=False), own=False),
     })
-
-
-def game_url(game):
-    """Where a game is shown: its table page for online tables, the play page otherwise."""
-    table = next(iter(game.tables.all()), None) if hasattr(game, "tables") else None
-    try:
-        if table is not None:
-            return reverse("table", args=[table.code])
-        return reverse("play_game", args=[game.public_id])
-    except NoReverseMatch:
-        return ""
 
 
 def outcome(game, seat):

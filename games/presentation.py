@@ -3,6 +3,7 @@
 The same board template draws the live game, the review and the rules pages'
 start positions, from `board_view`.
 """
+from django.urls import NoReverseMatch, reverse
 from django.utils.functional import cached_property
 from django.utils.html import escape
 from django.utils.safestring import mark_safe
@@ -28,6 +29,17 @@ BOARD_NAMES = {
 
 def colour_name(colour):
     return str(COLOUR_NAMES.get(colour, colour))
+
+
+def game_url(game):
+    """Where a game is played: its table page for an online table, the play page otherwise."""
+    table = next(iter(game.tables.all()), None) if hasattr(game, "tables") else None
+    try:
+        if table is not None:
+            return reverse("table", args=[table.code])
+        return reverse("play_game", args=[game.public_id])
+    except NoReverseMatch:
+        return ""
 
 
 def variant_label(variant):

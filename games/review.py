@@ -41,7 +41,7 @@ from games.charts import stone_chart
 from games.forms import VariantForm
 from games.models import Game, GameAnalysis, Move, Seat
 from games.presentation import (
-    BOARD_NAMES, board_view, colour_name, counts_view, move_sentence, result_sentence, score_sentence,
+    BOARD_NAMES, board_view, colour_name, counts_view, game_url, move_sentence, result_sentence, score_sentence,
     scores_text, variant_label,
 )
 from games.services import Viewer
@@ -705,7 +705,7 @@ def my_games(request):
     """Every game the viewer played (account and this browser's guest session), newest first."""
     viewer = Viewer.from_request(request, create=False)
     form = GamesFilter(request.GET)
-    games = form.filter(viewer.games(), viewer).prefetch_related("seats__user").order_by("-created_at", "-pk")
+    games = form.filter(viewer.games(), viewer).prefetch_related("seats__user", "tables").order_by("-created_at", "-pk")
     page = Paginator(games, GAMES_PER_PAGE).get_page(request.GET.get("page"))
     rows = []
     for game in page:
@@ -723,7 +723,7 @@ def my_games(request):
             "outcome_label": OUTCOME_LABELS[outcome],
             "score": scores_text(game.score, order, winner=game.winner) if game.score else "",
             "review_url": reverse("review", args=[game.public_id]),
-            "play_url": reverse("play_game", args=[game.public_id]) if not game.is_over else "",
+            "play_url": game_url(game) if not game.is_over else "",
             "kind": game.get_kind_display(),
         })
     return render(request, "games/my_games.html", {

@@ -122,7 +122,8 @@ class Variant:
         # RULES §9: which options go together
         if self.players > 2:
             if self.board == "6x6":
-                raise InvalidVariantError("RULES §9: the 6x6 board is offered for 2 players only", "small_board_players")
+                raise InvalidVariantError("RULES §9: the 6x6 board is offered for 2 players only",
+                                          "small_board_players")
             if self.free_opening:
                 raise InvalidVariantError("RULES §9: free opening is offered for 2 players only",
                                           "free_opening_players")

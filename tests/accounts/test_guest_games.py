@@ -49,6 +49,9 @@ def test_guest_games_stay_with_the_account_after_sign_up_sign_out_and_sign_in(cl
     assert sorted(my_game_ids(client)) == sorted([computer.public_id, table.game.public_id])
     assert client.get(reverse("play_game", args=[computer.public_id])).status_code == 200
     assert client.get(reverse("table", args=[table.code])).context["seat"].user == gil
+    rows = {row["game"].pk: row for row in client.get(reverse("my_games")).context["rows"]}
+    assert rows[table.game_id]["play_url"] == reverse("table", args=[table.code])  # Continue: the table page
+    assert rows[computer.pk]["play_url"] == reverse("play_game", args=[computer.public_id])
 
 
 def test_a_guest_who_signs_in_to_an_existing_account_keeps_the_guest_games(client):
