@@ -9,7 +9,7 @@
 ``Board`` keeps one bitboard per colour (turn order), one for the neutral
 stone, the index of the colour to move and a stack of snapshots, so ``pop``
 restores a position exactly.  The bit layout and the primitives are those of
-:mod:`games.geometry`.
+:mod:`games.rules.geometry`.
 
 Text format (``render`` / ``parse``): one line per row from the top, one
 character per square: ``X`` black, ``O`` white, ``R`` red, ``G`` green, ``N``
@@ -131,7 +131,7 @@ class Board:
 
     @property
     def bits(self) -> tuple[int, ...]:
-        """One bitboard per colour, in turn order (see games.geometry)."""
+        """One bitboard per colour, in turn order (see games.rules.geometry)."""
         return self._bits
 
     @property
@@ -449,7 +449,7 @@ class Board:
         return hash(self.position_key())
 
     def transform(self, k: int) -> "Board":
-        """The position mapped by symmetry ``k`` (0-7, games.geometry.SYMMETRIES)
+        """The position mapped by symmetry ``k`` (0-7, games.rules.geometry.SYMMETRIES)
         of the square board, with no history.  Blocked squares are mapped too,
         so the variant may differ when they are not symmetric under ``k``."""
         g = self.geometry
