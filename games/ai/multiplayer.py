@@ -27,26 +27,12 @@ Levels:
   hand-made scores (+ stable stones, - stones next to an empty square).
 
 Why a model and not a worst case: paranoid search assumes that all the others
-play against the root player alone, which makes a deep search timid: deeper
-paranoid search barely beat one round of it.  The other players play for
-themselves, and the model says so.  Measured on 8x8 with 3 players, Hard with
-1 s of CPU per move against two Normals, the same 33 openings with Hard in
-every seat (99 games, seed 7, one standard error about 5 points; the target is
-twice the fair share, 66.7%): paranoid 42.4%, best-reply search
-(``mode="brs"``, Schadd & Winands) 50.5%; the model with one predicted answer
-59.6%, with two 66.7%; one answer and the richer evaluation 71.7% (seed 11:
-58.6%; 65.2% over both, just short of the target); two answers and the
-richer evaluation 58.6% (seed 11: 63.6%).  A third seed (13) showed the
-71.7% to be luck: 54.5% (after a change that only made the search faster).
-A beam of four below the root: 59.6% on seed 13, 61.6% on seed 11; at the
-site's 2 s, 57.6% (seed 17) and 61.6% (seed 19): about 60%.  Weights fitted
-to self-play (a conditional logit over the same features) used everywhere,
-predictions included (fitted to 1500 games): 47.5% on seed 13.  Used only
-for the positions the search ends in, with the predictions left hand-made:
-65.7% on seed 13, 68.7% on seed 11, 62.6% on seed 17 and 70.7% on seed 19;
-265 of 396 games, 66.9% (shipped; one standard error 2.4 points).
-Paranoid, best-reply and max^n (``mode="maxn"``) remain for comparison, and
-paranoid is Normal's search.
+play against the root player alone, which makes a deep search timid (deeper
+paranoid search barely beat one round of it).  The other players play for
+themselves, and the model says so.  The matches that decided this, the
+number of predicted answers, the beam and the fitted weights are in
+benchmarks/README.md.  Best-reply search (``mode="brs"``) and max^n
+(``mode="maxn"``) remain for comparison; paranoid is Normal's search.
 
 Evaluation for the root player ``r``: for each player a score from the stones
 (weight growing towards the end), corner-like squares, X squares next to
@@ -230,7 +216,7 @@ class MultiSearch:
 
         # Hard's leaf evaluation uses the fitted weights (not in anti, which keeps the
         # hand-made ones); its opponents' answers are still predicted with the
-        # hand-made scores, which measured better (see the module docstring)
+        # hand-made scores, which measured better (benchmarks/README.md)
         fitted = rich and not anti and fitted_weights(len(geo.squares))
 
         def fitted_scores(bits, neutral):
