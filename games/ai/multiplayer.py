@@ -31,8 +31,8 @@ play against the root player alone, which makes a deep search timid (deeper
 paranoid search barely beat one round of it).  The other players play for
 themselves, and the model says so.  The matches that decided this, the
 number of predicted answers, the beam and the fitted weights are in
-benchmarks/README.md.  Best-reply search (``mode="brs"``) and max^n
-(``mode="maxn"``) remain for comparison; paranoid is Normal's search.
+benchmarks/README.md (with best-reply search, which lost to the model and is
+gone).  Paranoid is Normal's search.
 
 Evaluation for the root player ``r``: for each player a score from the stones
 (weight growing towards the end), corner-like squares, X squares next to
@@ -80,14 +80,14 @@ FITTED = (  # python -m games.ai.fitting --games 1500 --seeds 1 2
 
 
 class MultiSearch:
-    """Search for ``n`` players on one geometry: paranoid alpha-beta, opponent-model
-    search, best-reply search or max^n (``mode``)."""
+    """Search for ``n`` players on one geometry: paranoid alpha-beta (``mode="paranoid"``,
+    Normal's) or opponent-model search (``mode="model"``, Hard's)."""
 
     def __init__(self, geo: Tables, players: int, root: int, *, anti: bool = False,
                  mode: str = "paranoid", rich: bool = False, replies: int = MODEL_REPLIES,
                  beam: int | None = MODEL_BEAM):
         self.beam = beam  # "model": how many of the root player's moves below the root are searched
-        self.mode = mode  # "paranoid", "model" (opponent-model search), "brs" (best-reply) or "maxn"
+        self.mode = mode  # "paranoid" or "model" (opponent-model search)
         self.rich = rich  # Hard's evaluation: + stable stones, - exposed stones
         self.replies = replies  # "model": how many answers of each opponent are considered
         self.geo = geo
@@ -240,42 +240,6 @@ class MultiSearch:
             del scores[root]
             return int(mine - max(scores))
 
-        def margins(scores, exact):
-            out = []
-            for i in range(n):
-                best_other = max(scores[j] for j in range(n) if j != i)
-                m = scores[i] - best_other
-                if exact:
-                    m = WIN + 100 * m if m > 0 else (0 if m == 0 else -WIN + 100 * m)
-                out.append(m)
-            return out
-
-        def maxn(bits, neutral, t, depth):
-            # max^n: every player maximises its own margin over the best other
-            me.nodes += 1
-            if not me.nodes & 127 and me.deadline is not None and monotonic() > me.deadline:
-                raise Timeout
-            m, own, opp, flipping = legal(bits, neutral, t)
-            if not m:
-                counts = [x.bit_count() for x in bits]
-                return margins([-c for c in counts] if anti else counts, True)
-            if depth <= 0:
-                return margins(player_scores(bits, neutral), False)
-            nt = (t + 1) % n
-            best = None
-            order = []
-            while m:
-                b = m & -m
-                m ^= b
-                order.append((static[b.bit_length() - 1], b))
-            order.sort(key=lambda x: x[0])
-            for _, b in order:
-                nb, nn = play(bits, neutral, t, b, own, opp, flipping)
-                v = maxn(nb, nn, nt, depth - 1)
-                if best is None or v[t] > best[t]:
-                    best = v
-            return best
-
         def search(bits, neutral, t, depth, alpha, beta):
             me.nodes += 1
             if not me.nodes & 127 and me.deadline is not None and monotonic() > me.deadline:
@@ -335,85 +299,6 @@ class MultiSearch:
                 tt[key] = (depth, best, INF, best_sq)
             else:
                 tt[key] = (depth, best, best, best_sq)
-            return best
-
-        def brs(bits, neutral, depth, alpha, beta, max_node):
-            # Best-Reply Search (Schadd & Winands): the root player's moves
-            # alternate with ONE move of whichever opponent hurts most.
-            me.nodes += 1
-            if not me.nodes & 127 and me.deadline is not None and monotonic() > me.deadline:
-                raise Timeout
-            if max_node:
-                m, own, opp, flipping = legal(bits, neutral, root)
-                if not m:
-                    return terminal(bits)
-                if depth <= 0:
-                    return evaluate(bits, neutral)
-                key = (bits, neutral, -1)
-                entry = tt.get(key)
-                first = entry[3] if entry is not None else -1
-                if entry is not None and entry[0] >= depth:
-                    d, lo, hi, _ = entry
-                    if lo >= beta:
-                        return lo
-                    if hi <= alpha:
-                        return hi
-                    if lo == hi:
-                        return lo
-                order = []
-                while m:
-                    b = m & -m
-                    m ^= b
-                    sq = b.bit_length() - 1
-                    order.append((-1000 if sq == first else static[sq], sq, b))
-                order.sort()
-                a0 = alpha
-                best, best_sq = -INF, -1
-                for _, sq, b in order:
-                    nb, nn = play(bits, neutral, root, b, own, opp, flipping)
-                    v = brs(nb, nn, depth - 1, alpha, beta, False)
-                    if v > best:
-                        best, best_sq = v, sq
-                        if v > alpha:
-                            alpha = v
-                            if alpha >= beta:
-                                break
-                if best <= a0:
-                    tt[key] = (depth, -INF, best, best_sq)
-                elif best >= beta:
-                    tt[key] = (depth, best, INF, best_sq)
-                else:
-                    tt[key] = (depth, best, best, best_sq)
-                return best
-            # MIN node: every opponent's moves from this position
-            if depth <= 0:
-                m, _, _, _ = legal(bits, neutral, root)
-                if not m:
-                    return terminal(bits)
-                return evaluate(bits, neutral)
-            replies = []
-            for j in range(n):
-                if j == root:
-                    continue
-                m, own, opp, flipping = legal(bits, neutral, j)
-                while m:
-                    b = m & -m
-                    m ^= b
-                    sq = b.bit_length() - 1
-                    replies.append((static[sq], j, b, own, opp, flipping))
-            if not replies:
-                return terminal(bits)
-            replies.sort(key=lambda r: r[0])
-            best = INF
-            for _, j, b, own, opp, flipping in replies:
-                nb, nn = play(bits, neutral, j, b, own, opp, flipping)
-                v = brs(nb, nn, depth - 1, alpha, beta, True)
-                if v < best:
-                    best = v
-                    if v < beta:
-                        beta = v
-                        if alpha >= beta:
-                            break
             return best
 
         doubt = self.replies
@@ -481,8 +366,6 @@ class MultiSearch:
             return best
 
         self._after_replies = after_replies
-        self._brs = brs
-        self._maxn = maxn
         self._search = search
         self._legal = legal
         self._play = play
@@ -509,12 +392,8 @@ class MultiSearch:
     def _value_after(self, bits, neutral, depth: int, alpha: int) -> int:
         """The value of the position after a root move, by this search's mode."""
         nt = (self.root_player + 1) % self.n
-        if self.mode == "brs":
-            return self._brs(bits, neutral, depth, alpha, INF, False)
         if self.mode == "model":
             return self._after_replies(bits, neutral, depth, nt)
-        if self.mode == "maxn":
-            return self._maxn(bits, neutral, nt, depth)[self.root_player]
         return self._search(bits, neutral, nt, depth, alpha, INF)
 
     def move_values(self, bits, neutral, depth: int, first: int = -1) -> list[tuple[int, int]]:
@@ -552,8 +431,8 @@ class MultiSearch:
         optimistic, one cut after the opponents' replies is not.
         """
         value, best, done = 0, -1, 0
-        # a full round: every player once (best-reply search: the root player and one reply)
-        round_len = {"brs": 2, "model": 1}.get(self.mode, self.n)
+        # a full round: every player once (the model's depth counts whole rounds)
+        round_len = 1 if self.mode == "model" else self.n
         kept = None            # (value, best) of the last depth allowed to decide
         last = 0.0
         empties = (self.geo.playable & ~(neutral | sum_bits(bits))).bit_count()
@@ -577,7 +456,7 @@ class MultiSearch:
             finally:
                 self.deadline = None
             last = clock.now() - t0
-            if abs(value) >= WIN and self.mode != "brs":
+            if abs(value) >= WIN:
                 kept = (value, best)
                 break
         if kept is not None:
