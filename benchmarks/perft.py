@@ -6,7 +6,7 @@
 Reports wall time and process CPU time (the machine may be shared: CPU-time
 rates are the steadier figure), the best of ``--repeat`` runs, and each board's
 time per leaf relative to 8x8.  ``--plain`` also times the one-position-at-a-time
-bitboard perft (games.perft.perft_plain) for comparison.
+bitboard perft (games.rules.perft.perft_plain) for comparison.
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ import sys
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 from games import Variant  # noqa: E402
-from games.perft import perft, perft_plain, timed  # noqa: E402
+from games.rules.perft import perft, perft_plain, timed  # noqa: E402
 
 CASES = [
     ("8x8", Variant(board="8x8")),

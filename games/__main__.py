@@ -13,8 +13,8 @@ from __future__ import annotations
 import argparse
 import sys
 
-from .perft import perft, perft_plain, timed
-from .variant import InvalidVariantError, Variant
+from .rules.perft import perft, perft_plain, timed
+from .rules.variant import InvalidVariantError, Variant
 
 
 def _variant(args) -> Variant:

@@ -6,7 +6,7 @@
 
 Modules:
 
-* ``bitboard``   -- search tables built on ``games.geometry`` primitives
+* ``bitboard``   -- search tables built on ``games.rules.geometry`` primitives
 * ``evaluation`` -- two-player evaluations (normal and anti), per geometry
 * ``search``     -- PVS, iterative deepening, transposition table
 * ``endgame``    -- exact two-player endgame solver

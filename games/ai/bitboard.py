@@ -1,12 +1,12 @@
 """Search tables on top of the rules library's bitboard primitives.
 
-The rules library (``games.geometry``) is the one truth about which squares
+The rules library (``games.rules.geometry``) is the one truth about which squares
 exist (board size, octagon cuts, blocked squares), about the bit layout (row
 by row with a row stride of ``width + 1``; the extra column is a never-playable
 sentinel) and about the primitives the search calls millions of times:
 ``moves(own, opp)``, ``flips(bit, own, opp)`` and ``neighbours(bits)``.  The
 flipping rule for 3-4 players is the same ``flips`` with ``opp`` = every stone
-that is not the mover's, neutral included (documented in ``games.geometry``).
+that is not the mover's, neutral included (documented in ``games.rules.geometry``).
 
 This module adds only what the computer players need and the rules do not:
 the classification of squares for the evaluation (corner-like unflippable
@@ -23,7 +23,7 @@ DIRECTIONS = ((-1, -1), (-1, 0), (-1, 1), (0, -1), (0, 1), (1, -1), (1, 0), (1, 
 
 
 class Tables:
-    """Evaluation and ordering tables for one ``games.geometry.Geometry``."""
+    """Evaluation and ordering tables for one ``games.rules.geometry.Geometry``."""
 
     def __init__(self, lib_geo):
         self.lib = lib_geo
@@ -121,7 +121,7 @@ def tables(lib_geo) -> Tables:
 
 
 def tables_for(board: str, blocked: tuple[str, ...] = ()) -> Tables:
-    from games.geometry import get_geometry
+    from games.rules.geometry import get_geometry
 
     return tables(get_geometry(board, tuple(blocked)))
 

@@ -79,7 +79,7 @@ def play(args) -> int:
 # ---------------------------------------------------------------- solve
 def parse_ffo_line(line: str):
     """(id, black, white, to_move, best moves, score, empties) on the 8x8 board
-    in the ``games.geometry`` bit layout, or None for a comment/blank line."""
+    in the ``games.rules.geometry`` bit layout, or None for a comment/blank line."""
     line = line.strip()
     if not line or line.startswith("#"):
         return None
@@ -91,7 +91,7 @@ def parse_ffo_line(line: str):
         raise ValueError(f"bad position line: {line[:60]}")
     black = white = 0
     for i, ch in enumerate(diagram):
-        bit = 1 << ((i // 8) * 9 + i % 8)  # games.geometry: stride 9 on 8x8
+        bit = 1 << ((i // 8) * 9 + i % 8)  # games.rules.geometry: stride 9 on 8x8
         if ch == "X":
             black |= bit
         elif ch == "O":
@@ -113,7 +113,7 @@ def parse_ids(spec: str | None):
 
 
 def solve(args) -> int:
-    from games.geometry import get_geometry
+    from games.rules.geometry import get_geometry
 
     from .bitboard import tables
     from .endgame import EndgameSolver

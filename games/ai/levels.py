@@ -59,6 +59,14 @@ def _empties(geo: Tables, P: int, O: int) -> int:
     return (geo.playable & ~(P | O)).bit_count()
 
 
+def _solved_move(geo: Tables, P: int, O: int, anti: bool, deadline: float | None) -> int | None:
+    """The exact solver's best move, or None when it runs out of time (or has no move)."""
+    try:
+        return EndgameSolver(geo, anti=anti, deadline=deadline).solve(P, O)[1]
+    except Timeout:
+        return None
+
+
 def choose_easy(geo: Tables, P: int, O: int, anti: bool, rng: random.Random,
                 deadline: float | None) -> int:
     moves = _moves_list(geo, P, O)
@@ -66,13 +74,9 @@ def choose_easy(geo: Tables, P: int, O: int, anti: bool, rng: random.Random,
         return moves[0]
     n = _empties(geo, P, O)
     if n <= 8 and rng.random() < 0.5:
-        solver = EndgameSolver(geo, anti=anti, deadline=deadline)
-        try:
-            sq = solver.solve(P, O)[1]
-            if sq is not None:
-                return sq
-        except Timeout:
-            pass
+        sq = _solved_move(geo, P, O, anti, deadline)
+        if sq is not None:
+            return sq
     searcher = Searcher(geo, evaluator(geo, anti), anti=anti)
     searcher.deadline = deadline
     try:
@@ -93,13 +97,9 @@ def choose_normal(geo: Tables, P: int, O: int, anti: bool, rng: random.Random,
     big = len(geo.squares) > 64
     n = _empties(geo, P, O)
     if n <= (8 if big else 10):
-        solver = EndgameSolver(geo, anti=anti, deadline=deadline)
-        try:
-            sq = solver.solve(P, O)[1]
-            if sq is not None:
-                return sq
-        except Timeout:
-            pass
+        sq = _solved_move(geo, P, O, anti, deadline)
+        if sq is not None:
+            return sq
     searcher = Searcher(geo, evaluator(geo, anti), anti=anti)
     _, best, _ = searcher.iterate(P, O, max_depth=3 if big else 4, deadline=deadline)
     return best if best >= 0 else moves[0]
@@ -119,12 +119,9 @@ def choose_hard(geo: Tables, P: int, O: int, anti: bool, rng: random.Random,
     searcher = Searcher(geo, evaluator(geo, anti), anti=anti)
     if n <= exact_now:
         # small endgame: the exact solver is certain to be quick
-        try:
-            sq = EndgameSolver(geo, anti=anti, deadline=deadline).solve(P, O)[1]
-            if sq is not None:
-                return sq
-        except Timeout:
-            pass
+        sq = _solved_move(geo, P, O, anti, deadline)
+        if sq is not None:
+            return sq
     elif n <= solve_to:
         # a short heuristic search first, as the fallback move
         value, best, _ = searcher.iterate(P, O, deadline=start + budget * 0.15, max_depth=n)

@@ -27,26 +27,12 @@ Levels:
   hand-made scores (+ stable stones, - stones next to an empty square).
 
 Why a model and not a worst case: paranoid search assumes that all the others
-play against the root player alone, which makes a deep search timid: deeper
-paranoid search barely beat one round of it.  The other players play for
-themselves, and the model says so.  Measured on 8x8 with 3 players, Hard with
-1 s of CPU per move against two Normals, the same 33 openings with Hard in
-every seat (99 games, seed 7, one standard error about 5 points; the target is
-twice the fair share, 66.7%): paranoid 42.4%, best-reply search
-(``mode="brs"``, Schadd & Winands) 50.5%; the model with one predicted answer
-59.6%, with two 66.7%; one answer and the richer evaluation 71.7% (seed 11:
-58.6%; 65.2% over both, just short of the target); two answers and the
-richer evaluation 58.6% (seed 11: 63.6%).  A third seed (13) showed the
-71.7% to be luck: 54.5% (after a change that only made the search faster).
-A beam of four below the root: 59.6% on seed 13, 61.6% on seed 11; at the
-site's 2 s, 57.6% (seed 17) and 61.6% (seed 19): about 60%.  Weights fitted
-to self-play (a conditional logit over the same features) used everywhere,
-predictions included (fitted to 1500 games): 47.5% on seed 13.  Used only
-for the positions the search ends in, with the predictions left hand-made:
-65.7% on seed 13, 68.7% on seed 11, 62.6% on seed 17 and 70.7% on seed 19;
-265 of 396 games, 66.9% (shipped; one standard error 2.4 points).
-Paranoid, best-reply and max^n (``mode="maxn"``) remain for comparison, and
-paranoid is Normal's search.
+play against the root player alone, which makes a deep search timid (deeper
+paranoid search barely beat one round of it).  The other players play for
+themselves, and the model says so.  The matches that decided this, the
+number of predicted answers, the beam and the fitted weights are in
+benchmarks/README.md (with best-reply search, which lost to the model and is
+gone).  Paranoid is Normal's search.
 
 Evaluation for the root player ``r``: for each player a score from the stones
 (weight growing towards the end), corner-like squares, X squares next to
@@ -94,14 +80,14 @@ FITTED = (  # python -m games.ai.fitting --games 1500 --seeds 1 2
 
 
 class MultiSearch:
-    """Search for ``n`` players on one geometry: paranoid alpha-beta, opponent-model
-    search, best-reply search or max^n (``mode``)."""
+    """Search for ``n`` players on one geometry: paranoid alpha-beta (``mode="paranoid"``,
+    Normal's) or opponent-model search (``mode="model"``, Hard's)."""
 
     def __init__(self, geo: Tables, players: int, root: int, *, anti: bool = False,
                  mode: str = "paranoid", rich: bool = False, replies: int = MODEL_REPLIES,
                  beam: int | None = MODEL_BEAM):
         self.beam = beam  # "model": how many of the root player's moves below the root are searched
-        self.mode = mode  # "paranoid", "model" (opponent-model search), "brs" (best-reply) or "maxn"
+        self.mode = mode  # "paranoid" or "model" (opponent-model search)
         self.rich = rich  # Hard's evaluation: + stable stones, - exposed stones
         self.replies = replies  # "model": how many answers of each opponent are considered
         self.geo = geo
@@ -112,396 +98,14 @@ class MultiSearch:
         self.deadline: float | None = None
         self.tt: dict = {}
         self.root_values: dict[int, int] = {}  # model search: each root move's last value
-        self._build()
-
-    def _build(self) -> None:
-        geo = self.geo
-        moves = geo.moves
-        flips = geo.flips
-        spread = geo.spread
-        playable = geo.playable
-        corners = geo.corners
-        edges = geo.edges
-        x_squares = geo.x_squares
-        total = max(1, len(geo.squares))
-        n = self.n
-        anti = self.anti
-        root = self.root_player
-        me = self
-        tt = self.tt
-        monotonic = clock.now
-        corner_x = []
-        for c in geo.squares:
-            if corners >> c & 1:
-                corner_x.append((1 << c, geo.neighbours[c] & x_squares))
-        sign = -1 if anti else 1
-        rich = self.rich
-        w_front = 15
-
-        # Mobility of every player in one call: the players' boards side by side
-        # in one integer ("lanes"), two empty guard rows apart so that no
-        # shift of the move generator reaches from one lane into the next.
-        lane = geo.size + 2 * geo.stride
-        lane_shift = [i * lane for i in range(n)]
-        lane_mask = [((1 << lane) - 1) << k for k in lane_shift]
-        playable_lanes = 0
-        for k in lane_shift:
-            playable_lanes |= playable << k
-
-        stable_count = stable_counter(geo)
-        static = [0] * geo.size
-        for i in geo.squares:
-            if corners >> i & 1:
-                static[i] = 50 if anti else -50
-            elif x_squares >> i & 1:
-                static[i] = -10 if anti else 30
-
-        def legal(bits, neutral, t):
-            own = bits[t]
-            occ = neutral
-            for b in bits:
-                occ |= b
-            opp = occ ^ own
-            m = moves(own, opp)
-            if m:
-                return m, own, opp, True
-            return spread(occ) & ~occ & playable, own, opp, False
-
-        def play(bits, neutral, t, b, own, opp, flipping):
-            if flipping:
-                f = flips(b, own, opp)
-                keep = ~f
-                nb = tuple((x | b | f) if i == t else (x & keep) for i, x in enumerate(bits))
-                return nb, neutral & keep
-            nb = tuple((x | b) if i == t else x for i, x in enumerate(bits))
-            return nb, neutral
-
-        def terminal(bits):
-            counts = [x.bit_count() for x in bits]
-            mine = counts[root]
-            others = [c for i, c in enumerate(counts) if i != root]
-            if anti:
-                best_other = min(others)
-                margin = best_other - mine
-            else:
-                best_other = max(others)
-                margin = mine - best_other
-            if margin > 0:
-                return WIN + 100 * margin
-            if margin == 0:
-                return 0
-            return -WIN + 100 * margin
-
-        def empties_danger_mobility(bits, neutral):
-            # the empty squares, the X squares next to an empty corner, and every
-            # player's flipping moves (one lane each)
-            occ = neutral
-            for b in bits:
-                occ |= b
-            E = playable & ~occ
-            danger = 0
-            for cb, xm in corner_x:
-                if E & cb:
-                    danger |= xm
-            own_lanes = opp_lanes = 0
-            for i in range(n):
-                own_lanes |= bits[i] << lane_shift[i]
-                opp_lanes |= (occ ^ bits[i]) << lane_shift[i]
-            return E, danger, moves(own_lanes, opp_lanes, playable_lanes)
-
-        def player_scores(bits, neutral):
-            """Heuristic score of every player (centi-stones, higher = better)."""
-            E, danger, mobility = empties_danger_mobility(bits, neutral)
-            t = E.bit_count() / total           # 1 at the start, 0 at the end
-            w_disc = DISC_BASE + DISC_END * (1 - t) * (1 - t)
-            if rich:
-                exposed = spread(E)             # stones next to an empty square
-            scores = []
-            for i in range(n):
-                own = bits[i]
-                s = sign * (w_disc * own.bit_count()
-                            + W_CORNER * (own & corners).bit_count()
-                            - W_X * (own & danger).bit_count()
-                            + W_EDGE * (own & edges).bit_count())
-                if rich:
-                    s += sign * (60 * stable_count(own) - w_front * (own & exposed).bit_count())
-                scores.append(s + W_MOB * (mobility & lane_mask[i]).bit_count())
-            return scores
-
+        self._legal, self._play = move_rule(geo)
+        self._terminal = final_value(root, anti)
         # Hard's leaf evaluation uses the fitted weights (not in anti, which keeps the
         # hand-made ones); its opponents' answers are still predicted with the
-        # hand-made scores, which measured better (see the module docstring)
-        fitted = rich and not anti and fitted_weights(len(geo.squares))
-
-        def fitted_scores(bits, neutral):
-            """Every player's features times the fitted weights of the phase."""
-            E, danger, mobility = empties_danger_mobility(bits, neutral)
-            exposed = spread(E)
-            ws, wc, wx, we, wm, wst, wex = fitted[E.bit_count()]
-            return [ws * own.bit_count()
-                    + wc * (own & corners).bit_count()
-                    + wx * (own & danger).bit_count()
-                    + we * (own & edges).bit_count()
-                    + wm * (mobility & lane_mask[i]).bit_count()
-                    + wst * stable_count(own)
-                    + wex * (own & exposed).bit_count()
-                    for i, own in enumerate(bits)]
-
-        def evaluate(bits, neutral):
-            """The root player's score minus the best opponent's."""
-            scores = fitted_scores(bits, neutral) if fitted else player_scores(bits, neutral)
-            mine = scores[root]
-            del scores[root]
-            return int(mine - max(scores))
-
-        def margins(scores, exact):
-            out = []
-            for i in range(n):
-                best_other = max(scores[j] for j in range(n) if j != i)
-                m = scores[i] - best_other
-                if exact:
-                    m = WIN + 100 * m if m > 0 else (0 if m == 0 else -WIN + 100 * m)
-                out.append(m)
-            return out
-
-        def maxn(bits, neutral, t, depth):
-            # max^n: every player maximises its own margin over the best other
-            me.nodes += 1
-            if not me.nodes & 127 and me.deadline is not None and monotonic() > me.deadline:
-                raise Timeout
-            m, own, opp, flipping = legal(bits, neutral, t)
-            if not m:
-                counts = [x.bit_count() for x in bits]
-                return margins([-c for c in counts] if anti else counts, True)
-            if depth <= 0:
-                return margins(player_scores(bits, neutral), False)
-            nt = (t + 1) % n
-            best = None
-            order = []
-            while m:
-                b = m & -m
-                m ^= b
-                order.append((static[b.bit_length() - 1], b))
-            order.sort(key=lambda x: x[0])
-            for _, b in order:
-                nb, nn = play(bits, neutral, t, b, own, opp, flipping)
-                v = maxn(nb, nn, nt, depth - 1)
-                if best is None or v[t] > best[t]:
-                    best = v
-            return best
-
-        def search(bits, neutral, t, depth, alpha, beta):
-            me.nodes += 1
-            if not me.nodes & 127 and me.deadline is not None and monotonic() > me.deadline:
-                raise Timeout
-            m, own, opp, flipping = legal(bits, neutral, t)
-            if not m:
-                return terminal(bits)
-            if depth <= 0:
-                return evaluate(bits, neutral)
-            key = (bits, neutral, t)
-            entry = tt.get(key)
-            first = -1
-            if entry is not None:
-                d, lo, hi, first = entry
-                if d >= depth:
-                    if lo >= beta:
-                        return lo
-                    if hi <= alpha:
-                        return hi
-                    if lo == hi:
-                        return lo
-            order = []
-            while m:
-                b = m & -m
-                m ^= b
-                sq = b.bit_length() - 1
-                order.append((-INF if sq == first else static[sq], sq, b))
-            order.sort()
-            nt = (t + 1) % n
-            a0, b0 = alpha, beta
-            best_sq = -1
-            if t == root:
-                best = -INF
-                for _, sq, b in order:
-                    nb, nn = play(bits, neutral, t, b, own, opp, flipping)
-                    v = search(nb, nn, nt, depth - 1, alpha, beta)
-                    if v > best:
-                        best, best_sq = v, sq
-                        if v > alpha:
-                            alpha = v
-                            if alpha >= beta:
-                                break
-            else:
-                best = INF
-                for _, sq, b in order:
-                    nb, nn = play(bits, neutral, t, b, own, opp, flipping)
-                    v = search(nb, nn, nt, depth - 1, alpha, beta)
-                    if v < best:
-                        best, best_sq = v, sq
-                        if v < beta:
-                            beta = v
-                            if alpha >= beta:
-                                break
-            if best <= a0:
-                tt[key] = (depth, -INF, best, best_sq)
-            elif best >= b0:
-                tt[key] = (depth, best, INF, best_sq)
-            else:
-                tt[key] = (depth, best, best, best_sq)
-            return best
-
-        def brs(bits, neutral, depth, alpha, beta, max_node):
-            # Best-Reply Search (Schadd & Winands): the root player's moves
-            # alternate with ONE move of whichever opponent hurts most.
-            me.nodes += 1
-            if not me.nodes & 127 and me.deadline is not None and monotonic() > me.deadline:
-                raise Timeout
-            if max_node:
-                m, own, opp, flipping = legal(bits, neutral, root)
-                if not m:
-                    return terminal(bits)
-                if depth <= 0:
-                    return evaluate(bits, neutral)
-                key = (bits, neutral, -1)
-                entry = tt.get(key)
-                first = entry[3] if entry is not None else -1
-                if entry is not None and entry[0] >= depth:
-                    d, lo, hi, _ = entry
-                    if lo >= beta:
-                        return lo
-                    if hi <= alpha:
-                        return hi
-                    if lo == hi:
-                        return lo
-                order = []
-                while m:
-                    b = m & -m
-                    m ^= b
-                    sq = b.bit_length() - 1
-                    order.append((-1000 if sq == first else static[sq], sq, b))
-                order.sort()
-                a0 = alpha
-                best, best_sq = -INF, -1
-                for _, sq, b in order:
-                    nb, nn = play(bits, neutral, root, b, own, opp, flipping)
-                    v = brs(nb, nn, depth - 1, alpha, beta, False)
-                    if v > best:
-                        best, best_sq = v, sq
-                        if v > alpha:
-                            alpha = v
-                            if alpha >= beta:
-                                break
-                if best <= a0:
-                    tt[key] = (depth, -INF, best, best_sq)
-                elif best >= beta:
-                    tt[key] = (depth, best, INF, best_sq)
-                else:
-                    tt[key] = (depth, best, best, best_sq)
-                return best
-            # MIN node: every opponent's moves from this position
-            if depth <= 0:
-                m, _, _, _ = legal(bits, neutral, root)
-                if not m:
-                    return terminal(bits)
-                return evaluate(bits, neutral)
-            replies = []
-            for j in range(n):
-                if j == root:
-                    continue
-                m, own, opp, flipping = legal(bits, neutral, j)
-                while m:
-                    b = m & -m
-                    m ^= b
-                    sq = b.bit_length() - 1
-                    replies.append((static[sq], j, b, own, opp, flipping))
-            if not replies:
-                return terminal(bits)
-            replies.sort(key=lambda r: r[0])
-            best = INF
-            for _, j, b, own, opp, flipping in replies:
-                nb, nn = play(bits, neutral, j, b, own, opp, flipping)
-                v = brs(nb, nn, depth - 1, alpha, beta, True)
-                if v < best:
-                    best = v
-                    if v < beta:
-                        beta = v
-                        if alpha >= beta:
-                            break
-            return best
-
-        doubt = self.replies
-        beam = self.beam
-        first_reply = (root + 1) % n
-
-        predicted = self.predicted = {}  # kept between iterations: each deeper one reuses them
-
-        def predicted_replies(bits, neutral, t):
-            # Opponent model: player t plays one of the moves that look best for itself
-            # one ply ahead (its score over the best other's). [] : the game is over.
-            key = (bits, neutral, t)
-            known = predicted.get(key)
-            if known is not None:
-                return known
-            me.nodes += 1  # a costly node (every answer evaluated): the clock is read each time
-            if me.deadline is not None and monotonic() > me.deadline:
-                raise Timeout
-            m, own, opp, flipping = legal(bits, neutral, t)
-            ranked = []
-            while m:
-                b = m & -m
-                m ^= b
-                nb, nn = play(bits, neutral, t, b, own, opp, flipping)
-                scores = player_scores(nb, nn)
-                mine = scores[t]
-                scores[t] = -INF
-                ranked.append((mine - max(scores), b, nb, nn))
-            ranked.sort(key=lambda r: (-r[0], r[1]))
-            predicted[key] = ranked = ranked[:doubt]
-            return ranked
-
-        def after_replies(bits, neutral, depth, t):
-            # the others answer in turn order as the model predicts (the worst of the
-            # `doubt` likeliest answers for the root player), then the root moves
-            if t == root:
-                return model(bits, neutral, depth)
-            replies = predicted_replies(bits, neutral, t)
-            if not replies:
-                return terminal(bits)
-            nt = (t + 1) % n
-            return min(after_replies(nb, nn, depth, nt) for _, _, nb, nn in replies)
-
-        def model(bits, neutral, depth):
-            # Opponent-model search: only the root player's moves branch; depth counts them.
-            me.nodes += 1
-            m, own, opp, flipping = legal(bits, neutral, root)
-            if not m:
-                return terminal(bits)
-            if depth <= 0:
-                return evaluate(bits, neutral)
-            children = []
-            while m:
-                b = m & -m
-                m ^= b
-                children.append(play(bits, neutral, root, b, own, opp, flipping))
-            if beam and len(children) > beam:
-                children.sort(key=lambda c: -evaluate(*c))
-                del children[beam:]
-            best = -INF
-            for nb, nn in children:
-                v = after_replies(nb, nn, depth - 1, first_reply)
-                if v > best:
-                    best = v
-            return best
-
-        self._after_replies = after_replies
-        self._brs = brs
-        self._maxn = maxn
-        self._search = search
-        self._legal = legal
-        self._play = play
-        self._evaluate = evaluate
-        self._terminal = terminal
+        # hand-made scores, which measured better (benchmarks/README.md)
+        self._player_scores, fitted_scores = score_functions(geo, players, anti, rich)
+        self._evaluate = root_evaluation(fitted_scores or self._player_scores, root)
+        self._value_after = SEARCHES[mode](self)
 
     # ------------------------------------------------------------------ API
     def _root_moves(self, bits, neutral, first):
@@ -519,17 +123,6 @@ class MultiSearch:
         sqs.sort(key=lambda s: (s != first, -values.get(s, 0), s))
         for sq in sqs:
             yield sq, *self._play(bits, neutral, t, 1 << sq, own, opp, flipping)
-
-    def _value_after(self, bits, neutral, depth: int, alpha: int) -> int:
-        """The value of the position after a root move, by this search's mode."""
-        nt = (self.root_player + 1) % self.n
-        if self.mode == "brs":
-            return self._brs(bits, neutral, depth, alpha, INF, False)
-        if self.mode == "model":
-            return self._after_replies(bits, neutral, depth, nt)
-        if self.mode == "maxn":
-            return self._maxn(bits, neutral, nt, depth)[self.root_player]
-        return self._search(bits, neutral, nt, depth, alpha, INF)
 
     def move_values(self, bits, neutral, depth: int, first: int = -1) -> list[tuple[int, int]]:
         """The value of each move of the root player (to move), best first."""
@@ -566,8 +159,8 @@ class MultiSearch:
         optimistic, one cut after the opponents' replies is not.
         """
         value, best, done = 0, -1, 0
-        # a full round: every player once (best-reply search: the root player and one reply)
-        round_len = {"brs": 2, "model": 1}.get(self.mode, self.n)
+        # a full round: every player once (the model's depth counts whole rounds)
+        round_len = 1 if self.mode == "model" else self.n
         kept = None            # (value, best) of the last depth allowed to decide
         last = 0.0
         empties = (self.geo.playable & ~(neutral | sum_bits(bits))).bit_count()
@@ -591,12 +184,338 @@ class MultiSearch:
             finally:
                 self.deadline = None
             last = clock.now() - t0
-            if abs(value) >= WIN and self.mode != "brs":
+            if abs(value) >= WIN:
                 kept = (value, best)
                 break
         if kept is not None:
             value, best = kept
         return value, best, done
+
+
+# The pieces of a search, each built once per MultiSearch as closures over the
+# geometry's tables: the searches call them millions of times, and a closure's
+# free variables are the fastest names Python has.
+
+def move_rule(geo: Tables):
+    """``(legal, play)`` on the rules library's representation.
+
+    ``legal(bits, neutral, t)`` is ``(moves, own, opp, flipping)``: player t's
+    flipping moves, else its placements next to a stone (no moves: the game is
+    over).  ``play(bits, neutral, t, b, own, opp, flipping)`` is the position
+    ``(bits, neutral)`` after t plays the square bit ``b``."""
+    moves = geo.moves
+    flips = geo.flips
+    spread = geo.spread
+    playable = geo.playable
+
+    def legal(bits, neutral, t):
+        own = bits[t]
+        occ = neutral
+        for b in bits:
+            occ |= b
+        opp = occ ^ own
+        m = moves(own, opp)
+        if m:
+            return m, own, opp, True
+        return spread(occ) & ~occ & playable, own, opp, False
+
+    def play(bits, neutral, t, b, own, opp, flipping):
+        if flipping:
+            f = flips(b, own, opp)
+            keep = ~f
+            nb = tuple((x | b | f) if i == t else (x & keep) for i, x in enumerate(bits))
+            return nb, neutral & keep
+        nb = tuple((x | b) if i == t else x for i, x in enumerate(bits))
+        return nb, neutral
+
+    return legal, play
+
+
+def final_value(root: int, anti: bool):
+    """The value of a finished game for ``root`` (see the module docstring)."""
+
+    def terminal(bits):
+        counts = [x.bit_count() for x in bits]
+        mine = counts[root]
+        others = [c for i, c in enumerate(counts) if i != root]
+        if anti:
+            best_other = min(others)
+            margin = best_other - mine
+        else:
+            best_other = max(others)
+            margin = mine - best_other
+        if margin > 0:
+            return WIN + 100 * margin
+        if margin == 0:
+            return 0
+        return -WIN + 100 * margin
+
+    return terminal
+
+
+def score_functions(geo: Tables, n: int, anti: bool, rich: bool):
+    """``(player_scores, fitted_scores)``: every player's heuristic score by the
+    hand-made weights (``rich``: + stable stones, - exposed stones), and by the
+    fitted ones (None where they do not apply: not ``rich``, or ``anti``)."""
+    moves = geo.moves
+    spread = geo.spread
+    playable = geo.playable
+    corners = geo.corners
+    edges = geo.edges
+    x_squares = geo.x_squares
+    total = max(1, len(geo.squares))
+    corner_x = []
+    for c in geo.squares:
+        if corners >> c & 1:
+            corner_x.append((1 << c, geo.neighbours[c] & x_squares))
+    sign = -1 if anti else 1
+    w_front = 15
+
+    # Mobility of every player in one call: the players' boards side by side
+    # in one integer ("lanes"), two empty guard rows apart so that no
+    # shift of the move generator reaches from one lane into the next.
+    lane = geo.size + 2 * geo.stride
+    lane_shift = [i * lane for i in range(n)]
+    lane_mask = [((1 << lane) - 1) << k for k in lane_shift]
+    playable_lanes = 0
+    for k in lane_shift:
+        playable_lanes |= playable << k
+
+    stable_count = stable_counter(geo)
+
+    def empties_danger_mobility(bits, neutral):
+        # the empty squares, the X squares next to an empty corner, and every
+        # player's flipping moves (one lane each)
+        occ = neutral
+        for b in bits:
+            occ |= b
+        E = playable & ~occ
+        danger = 0
+        for cb, xm in corner_x:
+            if E & cb:
+                danger |= xm
+        own_lanes = opp_lanes = 0
+        for i in range(n):
+            own_lanes |= bits[i] << lane_shift[i]
+            opp_lanes |= (occ ^ bits[i]) << lane_shift[i]
+        return E, danger, moves(own_lanes, opp_lanes, playable_lanes)
+
+    def player_scores(bits, neutral):
+        """Heuristic score of every player (centi-stones, higher = better)."""
+        E, danger, mobility = empties_danger_mobility(bits, neutral)
+        t = E.bit_count() / total           # 1 at the start, 0 at the end
+        w_disc = DISC_BASE + DISC_END * (1 - t) * (1 - t)
+        if rich:
+            exposed = spread(E)             # stones next to an empty square
+        scores = []
+        for i in range(n):
+            own = bits[i]
+            s = sign * (w_disc * own.bit_count()
+                        + W_CORNER * (own & corners).bit_count()
+                        - W_X * (own & danger).bit_count()
+                        + W_EDGE * (own & edges).bit_count())
+            if rich:
+                s += sign * (60 * stable_count(own) - w_front * (own & exposed).bit_count())
+            scores.append(s + W_MOB * (mobility & lane_mask[i]).bit_count())
+        return scores
+
+    if not rich or anti:
+        return player_scores, None
+    fitted = fitted_weights(len(geo.squares))
+
+    def fitted_scores(bits, neutral):
+        """Every player's features times the fitted weights of the phase."""
+        E, danger, mobility = empties_danger_mobility(bits, neutral)
+        exposed = spread(E)
+        ws, wc, wx, we, wm, wst, wex = fitted[E.bit_count()]
+        return [ws * own.bit_count()
+                + wc * (own & corners).bit_count()
+                + wx * (own & danger).bit_count()
+                + we * (own & edges).bit_count()
+                + wm * (mobility & lane_mask[i]).bit_count()
+                + wst * stable_count(own)
+                + wex * (own & exposed).bit_count()
+                for i, own in enumerate(bits)]
+
+    return player_scores, fitted_scores
+
+
+def root_evaluation(scores, root: int):
+    """The evaluation of a position for ``root`` by ``scores`` (every player's)."""
+
+    def evaluate(bits, neutral):
+        """The root player's score minus the best opponent's."""
+        values = scores(bits, neutral)
+        mine = values[root]
+        del values[root]
+        return int(mine - max(values))
+
+    return evaluate
+
+
+def paranoid_search(ms: MultiSearch):
+    """Normal's search: alpha-beta where every opponent plays against the root
+    player (Sturtevant's paranoid search), with a transposition table
+    (``ms.tt``).  Returns ``value_after(bits, neutral, depth, alpha)``, the value
+    of the position after a root move, ``depth`` plies (single moves) deep."""
+    geo, n, root, anti, tt = ms.geo, ms.n, ms.root_player, ms.anti, ms.tt
+    legal, play, terminal, evaluate = ms._legal, ms._play, ms._terminal, ms._evaluate
+    monotonic = clock.now
+    # move ordering: corners first, X squares last (the other way round in anti)
+    static = [0] * geo.size
+    for i in geo.squares:
+        if geo.corners >> i & 1:
+            static[i] = 50 if anti else -50
+        elif geo.x_squares >> i & 1:
+            static[i] = -10 if anti else 30
+
+    def search(bits, neutral, t, depth, alpha, beta):
+        ms.nodes += 1
+        if not ms.nodes & 127 and ms.deadline is not None and monotonic() > ms.deadline:
+            raise Timeout
+        m, own, opp, flipping = legal(bits, neutral, t)
+        if not m:
+            return terminal(bits)
+        if depth <= 0:
+            return evaluate(bits, neutral)
+        key = (bits, neutral, t)
+        entry = tt.get(key)
+        first = -1
+        if entry is not None:
+            d, lo, hi, first = entry
+            if d >= depth:
+                if lo >= beta:
+                    return lo
+                if hi <= alpha:
+                    return hi
+                if lo == hi:
+                    return lo
+        order = []
+        while m:
+            b = m & -m
+            m ^= b
+            sq = b.bit_length() - 1
+            order.append((-INF if sq == first else static[sq], sq, b))
+        order.sort()
+        nt = (t + 1) % n
+        a0, b0 = alpha, beta
+        best_sq = -1
+        if t == root:
+            best = -INF
+            for _, sq, b in order:
+                nb, nn = play(bits, neutral, t, b, own, opp, flipping)
+                v = search(nb, nn, nt, depth - 1, alpha, beta)
+                if v > best:
+                    best, best_sq = v, sq
+                    if v > alpha:
+                        alpha = v
+                        if alpha >= beta:
+                            break
+        else:
+            best = INF
+            for _, sq, b in order:
+                nb, nn = play(bits, neutral, t, b, own, opp, flipping)
+                v = search(nb, nn, nt, depth - 1, alpha, beta)
+                if v < best:
+                    best, best_sq = v, sq
+                    if v < beta:
+                        beta = v
+                        if alpha >= beta:
+                            break
+        if best <= a0:
+            tt[key] = (depth, -INF, best, best_sq)
+        elif best >= b0:
+            tt[key] = (depth, best, INF, best_sq)
+        else:
+            tt[key] = (depth, best, best, best_sq)
+        return best
+
+    first_reply = (root + 1) % n
+
+    def value_after(bits, neutral, depth, alpha):
+        return search(bits, neutral, first_reply, depth, alpha, INF)
+
+    return value_after
+
+
+def model_search(ms: MultiSearch):
+    """Hard's search: opponent-model search, where only the root player's moves
+    branch and each opponent answers as predicted (``ms.replies`` likeliest
+    answers, the worst for the root counting), the root's moves below the root
+    cut to ``ms.beam``.  Returns ``value_after(bits, neutral, depth, alpha)``,
+    ``depth`` counting the root player's moves (``alpha`` is not used)."""
+    n, root, doubt, beam = ms.n, ms.root_player, ms.replies, ms.beam
+    legal, play, terminal, evaluate = ms._legal, ms._play, ms._terminal, ms._evaluate
+    player_scores = ms._player_scores
+    monotonic = clock.now
+    first_reply = (root + 1) % n
+    predicted = {}  # kept between iterations: each deeper one reuses them
+
+    def predicted_replies(bits, neutral, t):
+        # Opponent model: player t plays one of the moves that look best for itself
+        # one ply ahead (its score over the best other's). [] : the game is over.
+        key = (bits, neutral, t)
+        known = predicted.get(key)
+        if known is not None:
+            return known
+        ms.nodes += 1  # a costly node (every answer evaluated): the clock is read each time
+        if ms.deadline is not None and monotonic() > ms.deadline:
+            raise Timeout
+        m, own, opp, flipping = legal(bits, neutral, t)
+        ranked = []
+        while m:
+            b = m & -m
+            m ^= b
+            nb, nn = play(bits, neutral, t, b, own, opp, flipping)
+            scores = player_scores(nb, nn)
+            mine = scores[t]
+            scores[t] = -INF
+            ranked.append((mine - max(scores), b, nb, nn))
+        ranked.sort(key=lambda r: (-r[0], r[1]))
+        predicted[key] = ranked = ranked[:doubt]
+        return ranked
+
+    def after_replies(bits, neutral, depth, t):
+        # the others answer in turn order as the model predicts (the worst of the
+        # `doubt` likeliest answers for the root player), then the root moves
+        if t == root:
+            return model(bits, neutral, depth)
+        replies = predicted_replies(bits, neutral, t)
+        if not replies:
+            return terminal(bits)
+        nt = (t + 1) % n
+        return min(after_replies(nb, nn, depth, nt) for _, _, nb, nn in replies)
+
+    def model(bits, neutral, depth):
+        # only the root player's moves branch; depth counts them
+        ms.nodes += 1
+        m, own, opp, flipping = legal(bits, neutral, root)
+        if not m:
+            return terminal(bits)
+        if depth <= 0:
+            return evaluate(bits, neutral)
+        children = []
+        while m:
+            b = m & -m
+            m ^= b
+            children.append(play(bits, neutral, root, b, own, opp, flipping))
+        if beam and len(children) > beam:
+            children.sort(key=lambda c: -evaluate(*c))
+            del children[beam:]
+        best = -INF
+        for nb, nn in children:
+            v = after_replies(nb, nn, depth - 1, first_reply)
+            if v > best:
+                best = v
+        return best
+
+    def value_after(bits, neutral, depth, alpha):
+        return after_replies(bits, neutral, depth, first_reply)
+
+    return value_after
+
+
+SEARCHES = {"paranoid": paranoid_search, "model": model_search}
 
 
 def fitted_weights(total: int) -> list[tuple[int, ...]]:

@@ -9,7 +9,7 @@ from games import Board
 from games.ai.bitboard import tables
 from games.ai.cli import parse_ffo_line
 from games.ai.endgame import EndgameSolver
-from games.geometry import get_geometry
+from games.rules.geometry import get_geometry
 
 from .conftest import make_variant, minimax
 

@@ -107,3 +107,41 @@ def test_the_beam_only_leaves_out_moves_of_the_root_player():
         assert all(beam[sq] <= full[sq] for sq in full)
         narrowed += beam != full
     assert narrowed
+
+
+# (board, players, anti, random plies, Normal's move and value, Hard's move and value at depth 2)
+# as recorded before MultiSearch was taken apart into factories; a change that
+# means to play differently updates them (and measures the level again)
+RECORDED = [
+    ("8x8", 3, False, 12, "g6", -456, "g6", 30),
+    ("8x8", 3, False, 40, "a8", 12, "a8", 1332),
+    ("8x8", 4, True, 12, "e6", -286, "g2", 38),
+    ("8x8", 4, True, 40, "c1", -250, "c8", 94),
+    ("10x10", 4, False, 12, "b10", -364, "f3", 143),
+    ("10x10", 4, False, 40, "j1", -286, "a4", 1023),
+    ("10x10", 3, True, 12, "h7", -375, "h5", 27),
+    ("10x10", 3, True, 40, "a4", -183, "a9", 25),
+    ("octagon", 3, False, 12, "h7", -433, "f8", 127),
+    ("octagon", 3, False, 40, "h1", 132, "h1", 1056),
+    ("octagon", 4, True, 12, "f3", -200, "d5", -77),
+    ("octagon", 4, True, 40, "a5", -299, "d1", 126),
+]
+
+
+@pytest.mark.parametrize("board_name, players, anti, plies, normal_move, normal_value, hard_move, hard_value",
+                         RECORDED)
+def test_normal_and_hard_choose_the_recorded_moves(board_name, players, anti, plies, normal_move,
+                                                   normal_value, hard_move, hard_value):
+    variant = make_variant(board=board_name, players=players, anti=anti)
+    geo = tables(variant.geometry)
+    rng = random.Random(plies)
+    board = Board(variant)
+    for _ in range(plies):
+        board.push(rng.choice(board.legal_moves))
+    bits, neutral, t = board.bits, board.neutral, board.turn_index
+    value, best, _ = MultiSearch(geo, players, t, anti=anti).iterate(
+        bits, neutral, max_depth=players, deadline=None)
+    assert (geo.name(best), value) == (normal_move, normal_value)
+    value, best, _ = MultiSearch(geo, players, t, anti=anti, mode="model", rich=True).iterate(
+        bits, neutral, max_depth=2, deadline=None)
+    assert (geo.name(best), value) == (hard_move, hard_value)

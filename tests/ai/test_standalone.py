@@ -1,4 +1,5 @@
-"""games.ai is plain Python: importing it pulls in no Django, Channels or Celery."""
+"""The rules core (games.rules) and the computer players (games.ai) are plain
+Python: importing them pulls in no Django, Channels or Celery."""
 
 import subprocess
 import sys
@@ -7,11 +8,21 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def test_import_without_django():
+def bare_import(modules: str) -> None:
+    """Import ``modules`` in a fresh interpreter and check what came with them."""
     code = (
         "import sys; sys.path.insert(0, %r); "
-        "import games.ai, games.ai.match, games.ai.cli, games.ai.multiplayer; "
+        "import %s; "
         "bad = [m for m in sys.modules if m.split('.')[0] in ('django', 'channels', 'celery')]; "
-        "assert not bad, bad" % str(ROOT)
+        "assert not bad, bad" % (str(ROOT), modules)
     )
     subprocess.run([sys.executable, "-I", "-c", code], check=True, timeout=60)
+
+
+def test_rules_import_without_django():
+    bare_import("games, games.rules, games.rules.board, games.rules.geometry, games.rules.notation, "
+                "games.rules.perft, games.rules.variant, games.__main__")
+
+
+def test_ai_import_without_django():
+    bare_import("games.ai, games.ai.match, games.ai.cli, games.ai.multiplayer, games.ai.fitting")

@@ -111,6 +111,62 @@ def test_illegal_moves_leave_the_board_unchanged():
     assert issubclass(IllegalMoveError, ValueError)
 
 
+def test_an_illegal_move_says_which_rule_it_breaks():
+    """Each refusal carries the rule as a code (for a translated message) beside
+    its English text, and leaves the board as it was."""
+    over = Board.parse(FORCED_PASS, turn="white")
+    over.push("pass")
+    over.push("h7")
+    red_without_stones = Board.parse("""
+        ........
+        ........
+        ........
+        ...XO...
+        ...OX...
+        ........
+        ........
+        ........
+    """, Variant(players=3), turn="red")
+    cases = [
+        (Board(), None, "unreadable"),
+        (Board(), "z9", "not-a-square"),
+        (Board(), "k1", "not-a-square"),
+        (Board(Variant(board="octagon")), "a1", "removed"),
+        (Board(Variant(blocked=("e1", "d8"))), "d8", "removed"),
+        (Board(), "d4", "occupied"),
+        (Board(), "a1", "no-flips"),
+        (Board(Variant(players=3)), "f3", "no-flips"),
+        (red_without_stones, "a1", "not-adjacent"),
+        (Board(Variant(free_opening=True)), "c3", "not-centre"),
+        (Board(), "pass", "may-not-pass"),
+        (Board.parse(FORCED_PASS, turn="white"), "h7", "must-pass"),
+        (over, "pass", "game-over"),
+        (over, "a1", "game-over"),
+    ]
+    for board, move, reason in cases:
+        before = (board.position_key(), board.history)
+        with pytest.raises(IllegalMoveError) as info:
+            board.push(move)
+        assert info.value.reason == reason, (move, str(info.value))
+        assert (board.position_key(), board.history) == before
+    assert {reason for _, _, reason in cases} == set(IllegalMoveError.REASONS)
+
+
+def test_an_illegal_move_in_a_transcript_keeps_its_reason():
+    def refusal(variant, transcript):
+        with pytest.raises(IllegalMoveError) as info:
+            Board.from_transcript(variant, transcript)
+        return info.value.number, info.value.move, info.value.reason
+
+    assert refusal(Variant(), "f5d6c3a1") == (4, "a1", "no-flips")
+    assert refusal(Variant(), "f5f5") == (2, "f5", "occupied")
+    assert refusal(Variant(), "f5 pass d6") == (2, "pass", "may-not-pass")
+    assert refusal(Variant(), "f5d6x9") == (3, None, "unreadable")
+    assert refusal(Variant(), "j10") == (1, "j10", "not-a-square")
+    assert refusal(Variant(board="octagon"), "a1") == (1, "a1", "removed")
+    assert refusal(Variant(free_opening=True), "c3") == (1, "c3", "not-centre")
+
+
 def test_pop_undoes_back_to_the_start_only():
     b = Board()
     start = b.copy()

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from games import Board, Variant
-from games.perft import divide, perft, perft_plain
+from games.rules.perft import divide, perft, perft_plain
 
 from .reference import RefGame
 from .reference import perft as ref_perft

@@ -9,7 +9,7 @@
 ``Board`` keeps one bitboard per colour (turn order), one for the neutral
 stone, the index of the colour to move and a stack of snapshots, so ``pop``
 restores a position exactly.  The bit layout and the primitives are those of
-:mod:`games.geometry`.
+:mod:`games.rules.geometry`.
 
 Text format (``render`` / ``parse``): one line per row from the top, one
 character per square: ``X`` black, ``O`` white, ``R`` red, ``G`` green, ``N``
@@ -36,11 +36,29 @@ _PLACE, _OPENING, _PASS, _OVER = 0, 1, 2, 3
 
 
 class IllegalMoveError(ValueError):
-    """A move that the rules do not allow.  ``number`` (1-based position in an
-    imported transcript) and ``move`` are set when known."""
+    """A move that the rules do not allow.  ``reason`` is which rule, one of the
+    codes of ``REASONS`` (set where the rules decide it; the message says it in
+    English); ``number`` (1-based position in an imported transcript) and
+    ``move`` are set when known."""
 
-    def __init__(self, message: str, move: str | None = None, number: int | None = None):
+    REASONS = {
+        "unreadable": "not a square name or 'pass' (or transcript text that cannot be read)",
+        "not-a-square": "no square of this board has that name",
+        "removed": "the square is blocked or cut off (octagon)",
+        "game-over": "the game is over",
+        "must-pass": "the side to move has no legal move and must pass",
+        "may-not-pass": "a pass while the side to move has a legal move",
+        "occupied": "the square is already taken",
+        "not-centre": "free opening: the first four moves go on the central squares",
+        "no-flips": "the square brackets no line of stones, and a move that does exists",
+        "not-adjacent": "3-4 players, no flipping move: the square touches no stone",
+    }
+
+    def __init__(self, message: str, move: str | None = None, number: int | None = None, *,
+                 reason: str):
+        assert reason in self.REASONS, reason
         super().__init__(message)
+        self.reason = reason
         self.move = move
         self.number = number
 
@@ -131,7 +149,7 @@ class Board:
 
     @property
     def bits(self) -> tuple[int, ...]:
-        """One bitboard per colour, in turn order (see games.geometry)."""
+        """One bitboard per colour, in turn order (see games.rules.geometry)."""
         return self._bits
 
     @property
@@ -209,36 +227,39 @@ class Board:
         """Validate ``move``; return (bit, flips), bit 0 for a pass."""
         kind, mask = self._situation()
         if not isinstance(move, str):
-            raise IllegalMoveError(f"a move is a square name or 'pass', not {move!r}", move=None)
+            raise IllegalMoveError(f"a move is a square name or 'pass', not {move!r}", move=None,
+                                   reason="unreadable")
         name = move.strip().lower()
         colour = self.turn
         if name == "pass":
             if kind == _PASS:
                 return 0, 0
             if kind == _OVER:
-                raise IllegalMoveError("the game is over", move=name)
-            raise IllegalMoveError(f"{colour} has a legal move and may not pass", move=name)
+                raise IllegalMoveError("the game is over", move=name, reason="game-over")
+            raise IllegalMoveError(f"{colour} has a legal move and may not pass", move=name,
+                                   reason="may-not-pass")
         g = self.geometry
         try:
             bit = g.bit(name)
         except ValueError:
-            raise IllegalMoveError(f"{move!r} is not a square of the {g.board} board", move=name) from None
+            raise IllegalMoveError(f"{move!r} is not a square of the {g.board} board", move=name,
+                                   reason="not-a-square") from None
         if kind == _OVER:
-            raise IllegalMoveError("the game is over", move=name)
+            raise IllegalMoveError("the game is over", move=name, reason="game-over")
         if kind == _PASS:
-            raise IllegalMoveError(f"{colour} has no legal move and must pass", move=name)
+            raise IllegalMoveError(f"{colour} has no legal move and must pass", move=name, reason="must-pass")
         if not bit & g.playable:
-            raise IllegalMoveError(f"{name} is removed from the board", move=name)
+            raise IllegalMoveError(f"{name} is removed from the board", move=name, reason="removed")
         if bit & self.occupied:
-            raise IllegalMoveError(f"{name} is already taken", move=name)
+            raise IllegalMoveError(f"{name} is already taken", move=name, reason="occupied")
         if not bit & mask:
             if kind == _OPENING:
-                why = "the first four moves go on the central squares"
+                reason, why = "not-centre", "the first four moves go on the central squares"
             elif len(self._bits) == 2 or g.moves(self._bits[self._turn], self.occupied ^ self._bits[self._turn]):
-                why = "it brackets no line of stones"
+                reason, why = "no-flips", "it brackets no line of stones"
             else:
-                why = "it touches no stone"
-            raise IllegalMoveError(f"{name} is not a legal move for {colour}: {why}", move=name)
+                reason, why = "not-adjacent", "it touches no stone"
+            raise IllegalMoveError(f"{name} is not a legal move for {colour}: {why}", move=name, reason=reason)
         if kind == _OPENING:
             return bit, 0
         own = self._bits[self._turn]
@@ -408,7 +429,7 @@ class Board:
         try:
             moves = parse_transcript(transcript) if isinstance(transcript, str) else list(transcript)
         except NotationError as exc:
-            raise IllegalMoveError(str(exc), number=exc.number) from None
+            raise IllegalMoveError(str(exc), number=exc.number, reason="unreadable") from None
         for number, move in enumerate(moves, 1):
             name = move.strip().lower() if isinstance(move, str) else move
             if name != "pass" and board.must_pass():
@@ -416,7 +437,8 @@ class Board:
             try:
                 board.push(name)
             except IllegalMoveError as exc:
-                raise IllegalMoveError(f"move {number} ({name}) is illegal: {exc}", move=name, number=number) from None
+                raise IllegalMoveError(f"move {number} ({name}) is illegal: {exc}", move=name, number=number,
+                                       reason=exc.reason) from None
         if board.must_pass():
             board.push("pass")
         return board
@@ -449,7 +471,7 @@ class Board:
         return hash(self.position_key())
 
     def transform(self, k: int) -> "Board":
-        """The position mapped by symmetry ``k`` (0-7, games.geometry.SYMMETRIES)
+        """The position mapped by symmetry ``k`` (0-7, games.rules.geometry.SYMMETRIES)
         of the square board, with no history.  Blocked squares are mapped too,
         so the variant may differ when they are not symmetric under ``k``."""
         g = self.geometry

@@ -45,7 +45,7 @@ Primitives (all take and return ints)
 packed side by side in one int, given ``playable`` repeated per lane as their
 optional last argument; together
 with ``g.flips_lanes(mv, own, opp, add, guard)`` (one move bit per lane) they
-drive ``games.perft``, which documents the lane layout.
+drive ``games.rules.perft``, which documents the lane layout.
 
 Sizes: ``g.width``, ``g.height``, ``g.stride``, ``g.size`` (bit positions in
 use, ``height * stride``: 42, 72, 110 and 110), ``g.playable_count``.
@@ -168,7 +168,7 @@ def _compile(width: int, height: int, stride: int, playable: int):
     emit("")
 
     # flips_lanes(mv, own, opp, add, guard): lane-parallel flips of one move bit
-    # per lane (see games.perft).  In each direction r is the run of opp after
+    # per lane (see games.rules.perft).  In each direction r is the run of opp after
     # mv; it flips in the lanes where the square after the run is own.  Those
     # lanes are selected without a branch: adding 2**size - 1 to each lane
     # carries into its guard bit (bit ``size``) exactly when the lane's end
@@ -197,7 +197,7 @@ def _compile(width: int, height: int, stride: int, playable: int):
 
     code = "\n".join(src)
     namespace: dict = {}
-    exec(compile(code, f"<games.geometry {width}x{height}>", "exec"), namespace)
+    exec(compile(code, f"<games.rules.geometry {width}x{height}>", "exec"), namespace)
     # largest shift used: bounds the gap needed between lane-packed positions
     max_shift = 2 * (stride + 1) if needs_p2 and maxrun > 2 else stride + 1
     return namespace, code, max_shift
