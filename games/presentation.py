@@ -82,6 +82,8 @@ class BoardView:
                 cells.append({
                     "name": name, "stone": stone, "removed": removed, "legal": name in legal,
                     "last": name == last_move, "flipped": name in flipped, "label": ", ".join(parts),
+                    # what the square is to everybody but the player to move (static/js/board.js)
+                    "label_for_others": ", ".join(part for part in parts if part != words["legal"]),
                 })
             self.rows.append({"number": row + 1, "cells": cells})
         self.columns = [chr(97 + col) for col in range(geometry.width)]
@@ -97,7 +99,8 @@ class BoardView:
                           f'aria-label="{escape(cell["label"])}"')
                 removed = ' data-removed="true"' if cell["removed"] else ""
                 if interactive:
-                    out.append(f'<button type="submit" name="square" value="{cell["name"]}" {common} tabindex="-1"'
+                    others = f' data-label-for-others="{escape(cell["label_for_others"])}"' if cell["legal"] else ""
+                    out.append(f'<button type="submit" name="square" value="{cell["name"]}" {common}{others} tabindex="-1"'
                                f'{" disabled" if cell["removed"] else ""}{removed}></button>')
                 else:
                     out.append(f'<span {common} role="img"{removed}></span>')

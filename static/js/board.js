@@ -50,9 +50,39 @@
     if (cell) cursor = cell.dataset.square;
   });
 
+  // The state is drawn once for everybody; this page shows the legal moves, and lets
+  // the squares be played, only when it is its viewer's turn.
+  function myTurn() {
+    var page = document.getElementById("game"), state = document.getElementById("game-state");
+    if (!page || !state || state.dataset.status !== "playing") return false;
+    return (page.dataset.viewerColours || "").split(" ").indexOf(state.dataset.turn) >= 0;
+  }
+
+  function markTurn(board) {
+    var mine = myTurn();
+    document.getElementById("game").classList.toggle("my-turn", mine);
+    cells(board).forEach(function (cell) {
+      if (cell.disabled) return;
+      if (mine) cell.removeAttribute("aria-disabled"); else cell.setAttribute("aria-disabled", "true");
+      if (cell.dataset.labelForOthers === undefined) return;
+      if (!cell.dataset.labelForMover) cell.dataset.labelForMover = cell.getAttribute("aria-label");
+      cell.setAttribute("aria-label", mine ? cell.dataset.labelForMover : cell.dataset.labelForOthers);
+    });
+  }
+
+  // A square clicked (or Enter pressed on it) out of turn does nothing.
+  document.addEventListener("click", function (event) {
+    var cell = event.target.closest && event.target.closest("#game-state .board button.cell");
+    if (cell && !myTurn()) {
+      event.preventDefault();
+      event.stopPropagation();
+    }
+  }, true);
+
   function refresh() {
     var board = document.querySelector("#game-state .board");
     if (!board) return;
+    markTurn(board);
     // The update replaced the focused square; give the focus back only if it was there.
     var lost = !document.activeElement || document.activeElement === document.body;
     place(board, cursor, onBoard && lost);
@@ -60,7 +90,11 @@
 
   document.addEventListener("DOMContentLoaded", function () {
     var board = document.querySelector("#game-state .board");
-    if (board) place(board, null, false);
+    if (!board) return;
+    markTurn(board);
+    place(board, null, false);
+    // A table page may learn its viewer's seat after it was served (lobby/table.js).
+    new MutationObserver(refresh).observe(document.getElementById("game"), { attributeFilter: ["data-viewer-colours"] });
   });
   // The answer to a click and the pushes over the websocket race each other: the
   // computer's reply can be pushed before the answer to the move it replies to
