@@ -133,6 +133,9 @@ def move_sentence(move):
     if move.is_pass:
         return _("%(who)s has no move and passes.") % {"who": who}
     flips = len(move.flips)
+    if move.made_by == move.MadeBy.TIMEOUT:
+        return _("%(who)s ran out of time: the computer played %(square)s for them and flipped %(n)d.") % {
+            "who": who, "square": move.square, "n": flips}
     if flips == 0:
         return _("%(who)s played %(square)s.") % {"who": who, "square": move.square}
     return _("%(who)s played %(square)s and flipped %(n)d.") % {"who": who, "square": move.square, "n": flips}
@@ -169,12 +172,24 @@ class GameRecord:
             self.board.push(move.square)
 
 
+def passes_while_waiting(moves, turn):
+    """The passes since the player to move last placed a stone. A pass is followed at
+    once by the other side's move; the player it concerns still needs to read it."""
+    since = 0
+    for index, move in enumerate(moves):
+        if move.colour == turn and not move.is_pass:
+            since = index + 1
+    return [m for m in moves[since:] if m.is_pass]
+
+
 def game_state(game, record=None):
     """Everything the live game fragment shows, for every page that shows it."""
     record = record or GameRecord(game)
     moves, seats, board = record.moves, record.seats, record.board
     last = next((m for m in reversed(moves) if not m.is_pass), None)
     passes = [m for m in moves[moves.index(last) + 1:]] if last else [m for m in moves if m.is_pass]
+    if game.status == game.Status.PLAYING:
+        passes = passes_while_waiting(moves, game.turn)
     to_move = next((s for s in seats if s.colour == game.turn), None)
     thinking = game.status == game.Status.PLAYING and to_move is not None and to_move.played_by_computer
     human = next((s for s in seats if not s.is_computer), None)
@@ -182,7 +197,8 @@ def game_state(game, record=None):
         game.kind == game.Kind.COMPUTER and human is not None and not thinking
         and any(m.colour == human.colour and m.made_by != m.MadeBy.AUTO for m in moves)
     )
-    announcement = " ".join(move_sentence(m) for m in ([last] if last else []) + passes)
+    announced = sorted({m.ply: m for m in ([last] if last else []) + passes}.values(), key=lambda m: m.ply)
+    announcement = " ".join(move_sentence(m) for m in announced)
     if game.is_over:
         announcement = (announcement + " " + result_sentence(game)).strip()
     return {
@@ -194,6 +210,7 @@ def game_state(game, record=None):
         "turn_name": colour_name(game.turn) if game.turn else "",
         "thinking": thinking,
         "passes": [move_sentence(m) for m in passes],
+        "timed_out": move_sentence(last) if last and last.made_by == last.MadeBy.TIMEOUT else "",
         "can_undo": can_undo,
         "result": result_sentence(game),
         "announcement": announcement,

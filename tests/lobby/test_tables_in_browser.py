@@ -206,6 +206,9 @@ def test_a_slow_player_times_out_and_the_computer_moves_for_them(quick_site, bro
         assert state(page, "turn") == "white"
     move = Move.objects.get(game__tables__code=code, ply=1)
     assert (move.colour, move.made_by) == ("black", "timeout")
+    for page in (host, guest):  # nobody reads it as Alice's own move
+        expect(page.locator("#game-state .timeout-notice")).to_have_text(
+            f"Black ran out of time: the computer played {move.square} for them and flipped {len(move.flips)}.")
     assert board(host) == board(guest)
     # The guest's clock now runs, and the guest moves in time.
     guest.locator("#game-state button.cell.legal").first.click()
