@@ -133,9 +133,6 @@ def move_sentence(move):
     if move.is_pass:
         return _("%(who)s has no move and passes.") % {"who": who}
     flips = len(move.flips)
-    if move.made_by == move.MadeBy.TIMEOUT:
-        return _("%(who)s ran out of time: the computer played %(square)s for them and flipped %(n)d.") % {
-            "who": who, "square": move.square, "n": flips}
     if flips == 0:
         return _("%(who)s played %(square)s.") % {"who": who, "square": move.square}
     return _("%(who)s played %(square)s and flipped %(n)d.") % {"who": who, "square": move.square, "n": flips}
@@ -172,6 +169,15 @@ class GameRecord:
             self.board.push(move.square)
 
 
+def live_sentence(move):
+    """What the live game says about a move: as move_sentence, and a move the computer
+    made for a player out of time says so (the review notes it beside the move)."""
+    if move.made_by != move.MadeBy.TIMEOUT:
+        return move_sentence(move)
+    return _("%(who)s ran out of time: the computer played %(square)s for them and flipped %(n)d.") % {
+        "who": colour_name(move.colour), "square": move.square, "n": len(move.flips)}
+
+
 def passes_while_waiting(moves, turn):
     """The passes since the player to move last placed a stone. A pass is followed at
     once by the other side's move; the player it concerns still needs to read it."""
@@ -198,7 +204,7 @@ def game_state(game, record=None):
         and any(m.colour == human.colour and m.made_by != m.MadeBy.AUTO for m in moves)
     )
     announced = sorted({m.ply: m for m in ([last] if last else []) + passes}.values(), key=lambda m: m.ply)
-    announcement = " ".join(move_sentence(m) for m in announced)
+    announcement = " ".join(live_sentence(m) for m in announced)
     if game.is_over:
         announcement = (announcement + " " + result_sentence(game)).strip()
     return {
@@ -210,7 +216,7 @@ def game_state(game, record=None):
         "turn_name": colour_name(game.turn) if game.turn else "",
         "thinking": thinking,
         "passes": [move_sentence(m) for m in passes],
-        "timed_out": move_sentence(last) if last and last.made_by == last.MadeBy.TIMEOUT else "",
+        "timed_out": live_sentence(last) if last and last.made_by == last.MadeBy.TIMEOUT else "",
         "can_undo": can_undo,
         "result": result_sentence(game),
         "announcement": announcement,

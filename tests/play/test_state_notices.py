@@ -1,7 +1,7 @@
 """What the live state says happened: passes stay until the player they concern
 moves again; a move the computer made for a player out of time says so."""
 from games.models import Move
-from games.presentation import move_sentence, passes_while_waiting
+from games.presentation import live_sentence, passes_while_waiting
 
 
 def moves(*plays):
@@ -25,5 +25,5 @@ def test_the_computers_pass_is_shown_until_it_moves_again():
 
 def test_a_move_made_for_a_player_out_of_time_says_so():
     move = moves(("black", "d3", "timeout"))[0]
-    assert move_sentence(move) == "Black ran out of time: the computer played d3 for them and flipped 1."
-    assert move_sentence(moves(("black", "d3", "player"))[0]) == "Black played d3 and flipped 1."
+    assert live_sentence(move) == "Black ran out of time: the computer played d3 for them and flipped 1."
+    assert live_sentence(moves(("black", "d3", "player"))[0]) == "Black played d3 and flipped 1."
