@@ -1,6 +1,7 @@
 """The main pages on a phone (390x844: nothing scrolls sideways, taps land on what
 they show) and on a laptop (1366x768: the board and its controls on the first screen)."""
 import pytest
+from playwright.sync_api import expect
 from django.contrib.auth import get_user_model
 from django.utils import timezone
 
@@ -80,6 +81,7 @@ def test_the_board_and_its_controls_fit_a_laptop_screen(live_site, browser, play
     sign_in(page, live_site, player["user"])
     page.goto(f"{live_site.url}/play/{player['playing'].public_id}/")
     for part in ("#game-state .board", "#undo", "#new-game", "#game-state .counts", "#game-status"):
+        expect(page.locator(part)).to_be_visible()
         box = page.locator(part).bounding_box()
         assert box["y"] >= 0 and box["y"] + box["height"] <= LAPTOP["height"], f"{part} is below the fold: {box}"
     width, client, wide = no_sideways_scrolling(page)
