@@ -227,5 +227,6 @@ def move_response(request, table, game, error=None):
         if error:
             messages.error(request, str(error))
         return redirect("table", code=table.code)
-    html = render_state(game) + render_to_string("games/includes/message.html", {"error": error})
+    html = render_state(game) + render_to_string("games/includes/message.html",
+                                                 {"error": error, "version": game.version})
     return HttpResponse(html, status=error.status if error else 200)

@@ -105,6 +105,15 @@
     if (!shown.dataset || !shown.dataset.version || !incoming || !incoming.dataset) return;
     if (Number(incoming.dataset.version) < Number(shown.dataset.version)) event.detail.shouldSwap = false;
   });
+  // A refusal is about the position it answered: once a newer one is shown, it goes.
+  function dropStaleMessage() {
+    var message = document.getElementById("game-message"), state = document.getElementById("game-state");
+    if (message && state && message.dataset.version && Number(message.dataset.version) < Number(state.dataset.version)) {
+      message.textContent = "";
+      delete message.dataset.version;
+    }
+  }
   document.addEventListener("htmx:oobAfterSwap", refresh);
   document.addEventListener("htmx:wsAfterMessage", refresh);
+  document.addEventListener("htmx:wsAfterMessage", dropStaleMessage);
 })();

@@ -126,6 +126,7 @@ def test_a_guest_in_german_and_a_host_in_english_misclick_at_a_table(live_site, 
     assert click(guest, legal, game)[0] == 200
     wait_for_ply(host, ply + 2)
     assert_board_is_the_stored_game(host, game)
+    expect(host.locator("#game-message")).to_have_text("")  # a refusal goes once the position moved on
     host_watch.assert_clean()
     guest_watch.assert_clean()
 
