@@ -1,7 +1,8 @@
 // Keyboard play on the board: arrow keys move a cursor over the squares (one
 // focusable square at a time), Enter or Space plays the square under it. After
 // each server update the cursor stays where it was, and an older state never
-// replaces a newer one.
+// replaces a newer one. Squares are announced as legal moves, and can be played,
+// only on the page of the player to move.
 (function () {
   "use strict";
   var cursor = null; // the square the player put the cursor on (null: not yet)
@@ -59,8 +60,7 @@
   }
 
   function markTurn(board) {
-    var mine = myTurn();
-    document.getElementById("game").classList.toggle("my-turn", mine);
+    var mine = myTurn(); // the dots follow the same rule in css/site.css
     cells(board).forEach(function (cell) {
       if (cell.disabled) return;
       if (mine) cell.removeAttribute("aria-disabled"); else cell.setAttribute("aria-disabled", "true");

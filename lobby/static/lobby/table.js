@@ -1,4 +1,5 @@
-// A table page: the move countdown, reloading when the game starts, copying the link.
+// A table page: the move countdown, reloading when the game starts, the viewer's seat,
+// the free seats of the guest form, hiding the invitation of a closed table, copying the link.
 (function () {
   "use strict";
   var page = document.getElementById("game");
