@@ -100,6 +100,8 @@ TEMPLATES = [
     },
 ]
 
+FORM_RENDERER = "config.forms.SiteFormRenderer"
+
 # Database: DATABASE_URL, or a SQLite file with WAL and IMMEDIATE transactions so
 # concurrent writers (web, worker) wait for each other instead of failing.
 DATABASES = {

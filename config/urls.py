@@ -1,4 +1,6 @@
 from django.contrib import admin
+from django.shortcuts import redirect
+from django.templatetags.static import static
 from django.urls import include, path
 from django.views.generic import TemplateView
 
@@ -6,7 +8,14 @@ from config.health import healthz
 from games.rulebook.pages import PAGES
 from lobby.forms import CodeForm
 
+
+def favicon(request):
+    """/favicon.ico, which browsers and feed readers ask for without looking at the page."""
+    return redirect(static("favicon.ico"), permanent=True)
+
+
 urlpatterns = [
+    path("favicon.ico", favicon),
     path("", TemplateView.as_view(template_name="home.html", extra_context={"rules_pages": PAGES, "code_form": CodeForm()}), name="home"),
     path("healthz", healthz, name="healthz"),
     path("", include("games.review_urls")),

@@ -94,6 +94,8 @@ class BoardView:
                 cells.append({
                     "name": name, "stone": stone, "removed": removed, "legal": name in legal,
                     "last": name == last_move, "flipped": name in flipped, "label": ", ".join(parts),
+                    # what the square is to everybody but the player to move (static/js/board.js)
+                    "label_for_others": ", ".join(part for part in parts if part != words["legal"]),
                 })
             self.rows.append({"number": row + 1, "cells": cells})
         self.columns = [chr(97 + col) for col in range(geometry.width)]
@@ -109,7 +111,8 @@ class BoardView:
                           f'aria-label="{escape(cell["label"])}"')
                 removed = ' data-removed="true"' if cell["removed"] else ""
                 if interactive:
-                    out.append(f'<button type="submit" name="square" value="{cell["name"]}" {common} tabindex="-1"'
+                    others = f' data-label-for-others="{escape(cell["label_for_others"])}"' if cell["legal"] else ""
+                    out.append(f'<button type="submit" name="square" value="{cell["name"]}" {common}{others} tabindex="-1"'
                                f'{" disabled" if cell["removed"] else ""}{removed}></button>')
                 else:
                     out.append(f'<span {common} role="img"{removed}></span>')
@@ -213,12 +216,33 @@ class GameRecord:
             self.board.push(move.square)
 
 
+def live_sentence(move):
+    """What the live game says about a move: as move_sentence, and a move the computer
+    made for a player out of time says so (the review notes it beside the move)."""
+    if move.made_by != move.MadeBy.TIMEOUT:
+        return move_sentence(move)
+    return _("%(who)s ran out of time: the computer played %(square)s for them and flipped %(n)d.") % {
+        "who": colour_name(move.colour), "square": move.square, "n": len(move.flips)}
+
+
+def passes_while_waiting(moves, turn):
+    """The passes since the player to move last placed a stone. A pass is followed at
+    once by the other side's move; the player it concerns still needs to read it."""
+    since = 0
+    for index, move in enumerate(moves):
+        if move.colour == turn and not move.is_pass:
+            since = index + 1
+    return [m for m in moves[since:] if m.is_pass]
+
+
 def game_state(game, record=None):
     """Everything the live game fragment shows, for every page that shows it."""
     record = record or GameRecord(game)
     moves, seats, board = record.moves, record.seats, record.board
     last = next((m for m in reversed(moves) if not m.is_pass), None)
     passes = [m for m in moves[moves.index(last) + 1:]] if last else [m for m in moves if m.is_pass]
+    if game.status == game.Status.PLAYING:
+        passes = passes_while_waiting(moves, game.turn)
     to_move = next((s for s in seats if s.colour == game.turn), None)
     thinking = game.status == game.Status.PLAYING and to_move is not None and to_move.played_by_computer
     human = next((s for s in seats if not s.is_computer), None)
@@ -226,7 +250,8 @@ def game_state(game, record=None):
         game.kind == game.Kind.COMPUTER and human is not None and not thinking and not game.is_abandoned
         and any(m.colour == human.colour and m.made_by != m.MadeBy.AUTO for m in moves)
     )
-    announcement = " ".join(move_sentence(m) for m in ([last] if last else []) + passes)
+    announced = sorted({m.ply: m for m in ([last] if last else []) + passes}.values(), key=lambda m: m.ply)
+    announcement = " ".join(live_sentence(m) for m in announced)
     if game.is_over:
         announcement = (announcement + " " + result_sentence(game, seats)).strip()
     return {
@@ -238,6 +263,7 @@ def game_state(game, record=None):
         "turn_name": colour_name(game.turn) if game.turn else "",
         "thinking": thinking,
         "passes": [move_sentence(m) for m in passes],
+        "timed_out": live_sentence(last) if last and last.made_by == last.MadeBy.TIMEOUT else "",
         "can_undo": can_undo,
         "result": result_sentence(game, seats),
         "announcement": announcement,

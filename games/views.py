@@ -85,7 +85,8 @@ def respond(request, game, error=None):
         if error:
             messages.error(request, str(error))
         return redirect("play_game", public_id=game.public_id)
-    html = render_state(game) + render_to_string("games/includes/message.html", {"error": error})
+    html = render_state(game) + render_to_string("games/includes/message.html",
+                                                 {"error": error, "version": game.version})
     return HttpResponse(html, status=error.status if error else 200)
 
 

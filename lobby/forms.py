@@ -62,5 +62,14 @@ class CodeForm(forms.Form):
 
 
 class GuestForm(forms.Form):
-    name = forms.CharField(label=_("Your name"), max_length=GUEST_NAME_MAX)
+    name = forms.CharField(label=_("Your name"), max_length=GUEST_NAME_MAX,
+                           error_messages={"required": _("Type the name the other players will see.")})
     seat = forms.ChoiceField(label=_("Seat"), required=False, choices=[("", _("first free seat")), *SEAT_CHOICES])
+
+    def __init__(self, *args, free_colours=None, **kwargs):
+        super().__init__(*args, **kwargs)
+        if free_colours is not None:
+            # Offer only the table's free seats; a seat taken meanwhile is still refused
+            # by lobby.services.join, with a message that says so.
+            self.fields["seat"].widget.choices = [
+                (value, label) for value, label in self.fields["seat"].choices if not value or value in free_colours]

@@ -53,6 +53,10 @@ def seat_is_free(seat):
     return not seat.is_computer and seat.user_id is None and not seat.guest_token
 
 
+def free_colours(game):
+    return [seat.colour for seat in game.seats.all() if seat_is_free(seat)]
+
+
 # -- finding -------------------------------------------------------------------
 
 def find_table(code):

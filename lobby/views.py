@@ -5,6 +5,7 @@ Every action is authorised on the server from the session (games.services.Viewer
 only a seat's owner moves for it, only a seated player leaves. htmx requests get
 fragments (errors included, nothing changed); plain form posts get redirects.
 """
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpResponse
@@ -116,9 +117,10 @@ def table(request, code):
         "variant_label": variant_label(game.variant),
         "share_url": request.build_absolute_uri(table.get_absolute_url()),
         "server_now_ms": int(timezone.now().timestamp() * 1000),
+        "move_seconds": f"{settings.MOVE_TIME_LIMIT:g}",
         "seats_html": services.render_seats(table, viewer, request=request),
-        "guest_form": GuestForm() if (game.status == Game.Status.WAITING and seat is None
-                                      and not request.user.is_authenticated) else None,
+        "guest_form": GuestForm(free_colours=services.free_colours(game))
+        if (game.status == Game.Status.WAITING and seat is None and not request.user.is_authenticated) else None,
         "sign_in_query": urlencode({"next": table.get_absolute_url()}),
     }
     if game.status != Game.Status.WAITING:
@@ -225,5 +227,6 @@ def move_response(request, table, game, error=None):
         if error:
             messages.error(request, str(error))
         return redirect("table", code=table.code)
-    html = render_state(game) + render_to_string("games/includes/message.html", {"error": error})
+    html = render_state(game) + render_to_string("games/includes/message.html",
+                                                 {"error": error, "version": game.version})
     return HttpResponse(html, status=error.status if error else 200)

@@ -62,6 +62,20 @@ def live_site(django_db_setup, django_db_blocker, tmp_path_factory):
     worker.stop()
 
 
+@pytest.fixture(autouse=True)
+def clean_console(request):
+    """A test that uses Playwright's `page` fails on any page error, console error or
+    failed answer there (tests/pages.py Watch); tests with contexts of their own watch them."""
+    if "page" not in request.fixturenames:
+        yield
+        return
+    from tests.pages import Watch
+
+    watch = Watch(request.getfixturevalue("page"))
+    yield
+    watch.assert_clean()
+
+
 @pytest.fixture(scope="session")
 def browser_type_launch_args(browser_type_launch_args):
     return {

@@ -1,7 +1,8 @@
 // Keyboard play on the board: arrow keys move a cursor over the squares (one
 // focusable square at a time), Enter or Space plays the square under it. After
 // each server update the cursor stays where it was, and an older state never
-// replaces a newer one.
+// replaces a newer one. Squares are announced as legal moves, and can be played,
+// only on the page of the player to move.
 (function () {
   "use strict";
   var cursor = null; // the square the player put the cursor on (null: not yet)
@@ -50,9 +51,38 @@
     if (cell) cursor = cell.dataset.square;
   });
 
+  // The state is drawn once for everybody; this page shows the legal moves, and lets
+  // the squares be played, only when it is its viewer's turn.
+  function myTurn() {
+    var page = document.getElementById("game"), state = document.getElementById("game-state");
+    if (!page || !state || state.dataset.status !== "playing") return false;
+    return (page.dataset.viewerColours || "").split(" ").indexOf(state.dataset.turn) >= 0;
+  }
+
+  function markTurn(board) {
+    var mine = myTurn(); // the dots follow the same rule in css/site.css
+    cells(board).forEach(function (cell) {
+      if (cell.disabled) return;
+      if (mine) cell.removeAttribute("aria-disabled"); else cell.setAttribute("aria-disabled", "true");
+      if (cell.dataset.labelForOthers === undefined) return;
+      if (!cell.dataset.labelForMover) cell.dataset.labelForMover = cell.getAttribute("aria-label");
+      cell.setAttribute("aria-label", mine ? cell.dataset.labelForMover : cell.dataset.labelForOthers);
+    });
+  }
+
+  // A square clicked (or Enter pressed on it) out of turn does nothing.
+  document.addEventListener("click", function (event) {
+    var cell = event.target.closest && event.target.closest("#game-state .board button.cell");
+    if (cell && !myTurn()) {
+      event.preventDefault();
+      event.stopPropagation();
+    }
+  }, true);
+
   function refresh() {
     var board = document.querySelector("#game-state .board");
     if (!board) return;
+    markTurn(board);
     // The update replaced the focused square; give the focus back only if it was there.
     var lost = !document.activeElement || document.activeElement === document.body;
     place(board, cursor, onBoard && lost);
@@ -60,7 +90,11 @@
 
   document.addEventListener("DOMContentLoaded", function () {
     var board = document.querySelector("#game-state .board");
-    if (board) place(board, null, false);
+    if (!board) return;
+    markTurn(board);
+    place(board, null, false);
+    // A table page may learn its viewer's seat after it was served (lobby/table.js).
+    new MutationObserver(refresh).observe(document.getElementById("game"), { attributeFilter: ["data-viewer-colours"] });
   });
   // The answer to a click and the pushes over the websocket race each other: the
   // computer's reply can be pushed before the answer to the move it replies to
@@ -71,6 +105,15 @@
     if (!shown.dataset || !shown.dataset.version || !incoming || !incoming.dataset) return;
     if (Number(incoming.dataset.version) < Number(shown.dataset.version)) event.detail.shouldSwap = false;
   });
+  // A refusal is about the position it answered: once a newer one is shown, it goes.
+  function dropStaleMessage() {
+    var message = document.getElementById("game-message"), state = document.getElementById("game-state");
+    if (message && state && message.dataset.version && Number(message.dataset.version) < Number(state.dataset.version)) {
+      message.textContent = "";
+      delete message.dataset.version;
+    }
+  }
   document.addEventListener("htmx:oobAfterSwap", refresh);
   document.addEventListener("htmx:wsAfterMessage", refresh);
+  document.addEventListener("htmx:wsAfterMessage", dropStaleMessage);
 })();

@@ -12,6 +12,7 @@ from playwright.sync_api import expect
 from games.models import Game, Move
 from lobby.models import Table
 from tests.lobby.conftest import QUICK_MOVE_TIME_LIMIT, make_user
+from tests.pages import Watch
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.browser]
 
@@ -24,7 +25,18 @@ def patient_expectations():
     expect.set_options(timeout=5000)
 
 
-def person(browser, site, user=None):
+WATCHED = []  # every person's page in the running test: its console must stay clean
+
+
+@pytest.fixture(autouse=True)
+def clean_consoles():
+    WATCHED.clear()
+    yield
+    for watch in WATCHED:
+        watch.assert_clean()
+
+
+def person(browser, site, user=None, watched=True):
     """A browser context of its own: signed in as `user` (through the session cookie), or a visitor."""
     context = browser.new_context()
     if user is not None:
@@ -33,6 +45,8 @@ def person(browser, site, user=None):
         context.add_cookies([{"name": "sessionid", "value": client.cookies["sessionid"].value, "url": site.url}])
     page = context.new_page()
     page.set_default_timeout(20000)
+    if watched:
+        WATCHED.append(Watch(page))
     return page
 
 
@@ -206,6 +220,9 @@ def test_a_slow_player_times_out_and_the_computer_moves_for_them(quick_site, bro
         assert state(page, "turn") == "white"
     move = Move.objects.get(game__tables__code=code, ply=1)
     assert (move.colour, move.made_by) == ("black", "timeout")
+    for page in (host, guest):  # nobody reads it as Alice's own move
+        expect(page.locator("#game-state .timeout-notice")).to_have_text(
+            f"Black ran out of time: the computer played {move.square} for them and flipped {len(move.flips)}.")
     assert board(host) == board(guest)
     # The guest's clock now runs, and the guest moves in time.
     guest.locator("#game-state button.cell.legal").first.click()

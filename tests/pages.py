@@ -1,0 +1,64 @@
+"""What browser tests check on every page a person sees: no script errors, the page
+whole after every click, and the board the rules library gives for the stored moves."""
+import re
+
+from games import Board
+from games.models import Game, Move
+
+# Chromium reports every 4xx answer as a console error ("Failed to load resource");
+# refusals are answered 4xx by design, so those lines are left to `Watch.responses`.
+REFUSED_RESOURCE = re.compile(r"^Failed to load resource: the server responded with a status of 4\d\d ")
+
+
+class Watch:
+    """Console errors, page errors and failed answers of one page, checked with `assert_clean`."""
+
+    def __init__(self, page):
+        self.errors = []
+        page.on("pageerror", lambda error: self.errors.append(f"page error: {error}"))
+        page.on("console", self._console)
+        page.on("response", self._response)
+
+    def _console(self, message):
+        if message.type == "error" and not REFUSED_RESOURCE.match(message.text):
+            self.errors.append(f"console: {message.text}")
+        elif message.type == "warning" and "htmx" in message.text.lower():
+            self.errors.append(f"console warning: {message.text}")
+
+    def _response(self, response):
+        # A refusal of a POST is a 4xx; a page, script or icon that is missing, or any 5xx, is a fault.
+        if response.status >= 500 or (response.status == 404 and response.request.method == "GET"):
+            self.errors.append(f"{response.status} for {response.request.method} {response.url}")
+
+    def assert_clean(self):
+        assert not self.errors, "\n".join(self.errors)
+
+
+def assert_whole(page):
+    """Header, board and controls are all still there (nothing swapped the page away)."""
+    assert page.locator("header.site-header nav").count() == 1, "the site header is gone"
+    assert page.locator("footer.site-footer").count() == 1, "the footer is gone"
+    assert page.locator("#game #move-form #game-state .board button.cell").count() > 0, "the board is gone"
+    assert page.locator("#game-message").count() == 1, "the message area is gone"
+    assert page.locator("head link[rel=stylesheet]").count() >= 1
+
+
+def shown_stones(page):
+    """{square: colour} of the stones on the page's board, and the ply it shows."""
+    cells = page.eval_on_selector_all(
+        "#game-state .board .cell", "cells => cells.map(c => [c.dataset.square, c.dataset.stone])")
+    return {square: stone for square, stone in cells if stone}, int(page.get_attribute("#game-state", "data-ply"))
+
+
+def stored_stones(game, ply):
+    """The stones after `ply` moves of the game's stored Move rows, replayed by the rules library."""
+    game = Game.objects.get(pk=game.pk)
+    board = Board(game.variant_obj)
+    for square in Move.objects.filter(game=game, ply__lte=ply).order_by("ply").values_list("square", flat=True):
+        board.push(square)
+    return board.stones()
+
+
+def assert_board_is_the_stored_game(page, game):
+    stones, ply = shown_stones(page)
+    assert stones == stored_stones(game, ply), f"the board at ply {ply} is not the stored game's"

@@ -1,0 +1,148 @@
+"""A visitor misclicks against the computer, in English and in German: every refused
+click is answered in place (header, board and controls stay; the board is the stored
+game's; the message is in the page's language), and squares are markers and buttons
+only while it is the visitor's turn."""
+import re
+
+import pytest
+from playwright.sync_api import expect
+
+from games.models import Game, Move
+from tests.pages import Watch, assert_board_is_the_stored_game, assert_whole, shown_stones
+from tests.play.helpers import start_game, state, wait_for_my_turn_or_end
+
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.browser]
+
+
+class HeldPushes:
+    """The game's websocket, with the server's pushes held back while `holding`."""
+
+    def __init__(self, page):
+        self.holding, self.held, self.client = False, [], None
+        page.route_web_socket(re.compile(r"/ws/games/"), self.route)
+
+    def route(self, client):
+        server = client.connect_to_server()
+        self.client = client
+        client.on_message(server.send)
+        server.on_message(self.from_server)
+
+    def from_server(self, message):
+        if self.holding:
+            self.held.append(message)
+        else:
+            self.client.send(message)
+
+    def release(self):
+        self.holding = False
+        for message in self.held:
+            self.client.send(message)
+        self.held.clear()
+
+
+def click_and_read_message(page, square, game):
+    """Click a square, wait for the answer; the page must still be whole and show the stored game."""
+    with page.expect_response(re.compile(r"/move/$")) as answer:
+        page.locator(f'#game-state [data-square="{square}"]').click()
+    page.wait_for_timeout(100)  # the answer's swap
+    assert_whole(page)
+    assert_board_is_the_stored_game(page, game)
+    return answer.value.status, page.locator("#game-message").inner_text().strip()
+
+
+def an_empty_square_that_is_not_legal(page):
+    return page.locator('#game-state button.cell:not(.legal):not([disabled])[data-stone=""]').first.get_attribute(
+        "data-square")
+
+
+def markers_shown(page):
+    """Legal-move dots drawn and squares announced as legal moves on this page."""
+    return page.evaluate("""() => Array.from(document.querySelectorAll('#game-state .cell.legal')).filter(c =>
+        getComputedStyle(c, '::after').content !== 'none' || /legal|erlaubt/i.test(c.getAttribute('aria-label'))).length""")
+
+
+def test_misclicks_against_the_computer_are_answered_in_place_in_both_languages(live_site, page):
+    watch = Watch(page)
+    pushes = HeldPushes(page)
+    me = start_game(page, live_site, "board=8x8", level="easy")
+    game = Game.objects.get(public_id=page.url.rstrip("/").split("/")[-1])
+    wait_for_my_turn_or_end(page)
+    assert markers_shown(page) > 0
+
+    square = an_empty_square_that_is_not_legal(page)
+    assert click_and_read_message(page, square, game) == (400, f"{square} is not a legal move.")
+    occupied = page.locator('#game-state button.cell[data-stone="black"]').first.get_attribute("data-square")
+    assert click_and_read_message(page, occupied, game) == (400, f"{occupied} is not a legal move.")
+
+    # A click on a position the page no longer has (as if a push came in between).
+    page.evaluate("document.querySelector('#game-state input[name=ply]').value -= 1")
+    legal = page.locator("#game-state button.cell.legal").first.get_attribute("data-square")
+    assert click_and_read_message(page, legal, game) == (409, "The game has moved on; here is the current position.")
+    assert Game.objects.get(pk=game.pk).ply == int(state(page, "ply"))
+
+    # My move; the computer's reply is held back: the computer is to move on this page.
+    pushes.holding = True
+    ply = int(state(page, "ply"))
+    status, message = click_and_read_message(page, legal, game)
+    assert (status, message) == (200, "")
+    assert state(page, "turn") != me and int(state(page, "ply")) == ply + 1
+    assert markers_shown(page) == 0
+    requests = []
+    page.on("request", lambda request: requests.append(request.url) if "/move/" in request.url else None)
+    for cell in page.locator("#game-state button.cell:not([disabled])").all()[:64:9]:
+        cell.click(force=True)  # a person can click it; it is no button now
+    page.wait_for_timeout(300)
+    assert requests == []  # out of turn, a square is no button
+    assert_whole(page)
+    assert_board_is_the_stored_game(page, game)
+
+    # The reply arrives; a click right after it is a move.
+    pushes.release()
+    wait_for_my_turn_or_end(page)
+    assert markers_shown(page) > 0
+    ply = int(state(page, "ply"))
+    assert click_and_read_message(page, page.locator("#game-state button.cell.legal").first.get_attribute(
+        "data-square"), game)[0] == 200
+    assert int(state(page, "ply")) > ply
+
+    # The same in German.
+    page.get_by_role("button", name="Deutsch").click()
+    expect(page.locator("html")).to_have_attribute("lang", "de")
+    wait_for_my_turn_or_end(page)
+    square = an_empty_square_that_is_not_legal(page)
+    assert click_and_read_message(page, square, game) == (400, f"{square} ist kein erlaubter Zug.")
+    page.evaluate("document.querySelector('#game-state input[name=ply]').value -= 1")
+    legal = page.locator("#game-state button.cell.legal").first.get_attribute("data-square")
+    assert click_and_read_message(page, legal, game)[1] == "Die Partie ist weitergegangen; hier ist die aktuelle Stellung."
+
+    # A double click plays once; the second click is refused in place or never sent.
+    mine = Move.objects.filter(game=game, colour=me, made_by="player").count()
+    ply = int(state(page, "ply"))
+    page.locator(f'#game-state [data-square="{legal}"]').dblclick()
+    page.wait_for_function(f"Number(document.querySelector('#game-state').dataset.ply) > {ply}")
+    page.wait_for_timeout(500)
+    assert Move.objects.filter(game=game, colour=me, made_by="player").count() == mine + 1
+    assert_whole(page)
+    assert page.locator("#game-message").inner_text().strip() in (  # the second click may come after the reply
+        "", "Die Partie ist weitergegangen; hier ist die aktuelle Stellung.", "Du bist nicht am Zug.",
+        f"{legal} ist kein erlaubter Zug.")
+
+    # Undo, its answer arriving after the push of the position it made (which replaced
+    # the Undo button itself): the page stays whole, and htmx finds every part.
+    wait_for_my_turn_or_end(page)
+    ply = int(state(page, "ply"))
+
+    def after_the_push(route):
+        answer = route.fetch()
+        page.wait_for_function(f"Number(document.querySelector('#game-state').dataset.ply) < {ply}")
+        route.fulfill(response=answer)
+
+    page.route("**/undo/", after_the_push)
+    with page.expect_response(re.compile(r"/undo/$")):
+        page.get_by_role("button", name="Rückgängig").click()
+    page.wait_for_timeout(300)
+    assert_whole(page)
+    stones, shown_ply = shown_stones(page)
+    assert shown_ply == Game.objects.get(pk=game.pk).ply
+    assert_board_is_the_stored_game(page, game)
+    watch.assert_clean()

@@ -1,0 +1,91 @@
+"""The main pages on a phone (390x844: nothing scrolls sideways, taps land on what
+they show) and on a laptop (1366x768: the board and its controls on the first screen)."""
+import pytest
+from playwright.sync_api import expect
+from django.contrib.auth import get_user_model
+from django.utils import timezone
+
+from accounts.models import Profile
+from games.analysis import history_of
+from games.models import GameAnalysis
+from tests.lobby.test_tables_in_browser import open_table
+from tests.pages import Watch
+from tests.review.conftest import FULL_GAME, WIPEOUT, store_game
+from tests.review.test_review_browser import sign_in
+
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.browser]
+
+PHONE = {"width": 390, "height": 844}
+LAPTOP = {"width": 1366, "height": 768}
+
+
+@pytest.fixture
+def player(db):
+    """A player with a long name, finished and unfinished games, an analysed game and a table."""
+    user = get_user_model().objects.create_user("alexandra", "a@example.com", "a long enough passphrase")
+    Profile.objects.create(user=user, display_name="Alexandra Konstantinopoulou-Smith")
+    analysed = store_game(FULL_GAME, players=[user])
+    history = history_of(analysed)
+    GameAnalysis.objects.create(
+        game=analysed, status=GameAnalysis.Status.DONE, history=history, total=len(history.split()),
+        done=len(history.split()), finished_at=timezone.now(),
+        entries=[{"best": "a1", "best_value": 3, "played_value": 3 - ply % 5, "loss": ply % 5}
+                 for ply in range(len(history.split()))])
+    for _ in range(3):
+        store_game(WIPEOUT, players=[user])
+    playing = store_game(WIPEOUT, players=[user], finished=False)  # Black (the player) to move, Undo offered
+    return {"user": user, "analysed": analysed, "playing": playing}
+
+
+def no_sideways_scrolling(page):
+    return page.evaluate("""() => { const s = document.scrollingElement;
+        return [s.scrollWidth, s.clientWidth, Array.from(document.querySelectorAll('body *')).filter(e =>
+            e.getBoundingClientRect().right > s.clientWidth + 1).slice(0, 5).map(e => e.tagName + '.' + e.className)]; }""")
+
+
+def test_the_main_pages_fit_a_phone(live_site, browser, player):
+    context = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True)
+    page = context.new_page()
+    watch = Watch(page)
+    sign_in(page, live_site, player["user"])
+    code = open_table(page, live_site, "board=10x10", public=True)
+    pages = ["/", "/play/", f"/play/{player['playing'].public_id}/", f"/tables/{code}/",
+             "/games/", "/accounts/profile/", "/accounts/players/alexandra/",
+             f"/games/{player['analysed'].public_id}/?ply=30", "/rules/", "/rules/reversi/",
+             "/rules/three-or-four-players/", "/tables/new/", "/lobby/"]
+    for path in pages:
+        page.goto(live_site.url + path)
+        width, client, wide = no_sideways_scrolling(page)
+        assert width <= client, f"{path} scrolls sideways ({width} > {client}): {wide}"
+    # A tap on "Review" in My games lands on that link.
+    page.goto(live_site.url + "/games/")
+    link = page.locator("table.games tr").nth(1).get_by_role("link", name="Review")
+    box = link.bounding_box()
+    assert page.evaluate(f"document.elementFromPoint({box['x'] + box['width'] / 2}, {box['y'] + box['height'] / 2})"
+                         ".closest('a') === document.querySelectorAll('table.games tr')[1].querySelector('a')")
+    link.tap()
+    page.wait_for_url(f"**/games/*/")
+    anonymous = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True).new_page()
+    anonymous_watch = Watch(anonymous)
+    for path in ("/accounts/login/", "/accounts/signup/"):
+        anonymous.goto(live_site.url + path)
+        width, client, wide = no_sideways_scrolling(anonymous)
+        assert width <= client, f"{path} scrolls sideways ({width} > {client}): {wide}"
+    watch.assert_clean()
+    anonymous_watch.assert_clean()
+
+
+def test_the_board_and_its_controls_fit_a_laptop_screen(live_site, browser, player):
+    page = browser.new_context(viewport=LAPTOP).new_page()
+    watch = Watch(page)
+    sign_in(page, live_site, player["user"])
+    page.goto(f"{live_site.url}/play/{player['playing'].public_id}/")
+    for part in ("#game-state .board", "#undo", "#new-game", "#game-state .counts", "#game-status"):
+        expect(page.locator(part)).to_be_visible()
+        # Read in one step: the state pushed on connect may replace the element at any moment.
+        box = page.evaluate(f"() => {{ const r = document.querySelector('{part}').getBoundingClientRect();"
+                            " return {y: r.y, height: r.height}; }")
+        assert box["y"] >= 0 and box["y"] + box["height"] <= LAPTOP["height"], f"{part} is below the fold: {box}"
+    width, client, wide = no_sideways_scrolling(page)
+    assert width <= client, wide
+    watch.assert_clean()
