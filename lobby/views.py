@@ -19,6 +19,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from games import services as game_services
 from games.broadcast import render_state
 from games.models import Game
+from games.params import whole_number
 from games.presentation import colour_name, game_state, variant_label
 from games.services import GameError, Viewer
 from lobby import services
@@ -209,10 +210,9 @@ def move(request, code):
         return refused
     game = table.game
     try:
-        try:
-            ply = int(request.POST.get("ply", ""))
-        except ValueError:
-            raise GameError(_("The move came without the position it was meant for; reload the page.")) from None
+        ply = whole_number(request.POST.get("ply"))
+        if ply is None:
+            raise GameError(_("The move came without the position it was meant for; reload the page."))
         game = game_services.play_move(game, request.POST.get("square", ""), expected_ply=ply, viewer=viewer)
     except GameError as error:
         game.refresh_from_db()
