@@ -1,7 +1,9 @@
-"""Sign up, sign in (throttled), the profile page with recent games, public player pages.
+"""Sign up, sign in, the profile page with recent games, public player pages.
 
-Password change and reset are Django's own views with our templates (accounts/urls.py);
-reset mails are throttled per address and per IP.
+Failed sign-ins are limited by django-axes (accounts.signin_limits), which answers
+a refused one with sign_in_refused. Password change and reset are Django's own
+views with our templates (accounts/urls.py); reset mails are limited per address
+and per client address (accounts.throttle).
 """
 from django.contrib import messages
 from django.contrib.auth import get_user_model, login
@@ -16,7 +18,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
 from accounts import throttle
-from accounts.forms import ProfileForm, SignInForm, SignUpForm
+from accounts.forms import ProfileForm, SignUpForm
 from accounts.models import Profile
 from games.access import can_watch
 from games.models import Game
@@ -35,20 +37,19 @@ def safe_next(request, default="home"):
 
 
 class SignInView(auth_views.LoginView):
-    form_class = SignInForm
     redirect_authenticated_user = True
-
-    def form_invalid(self, form):
-        response = super().form_invalid(form)
-        if form.throttled:
-            response.status_code = 429
-        return response
 
     def get_context_data(self, **kwargs):
         context = super().get_context_data(**kwargs)
         query = urlencode({"next": context["next"]}) if context.get("next") else ""
         context["signup_url"] = reverse("signup") + (f"?{query}" if query else "")
         return context
+
+
+def sign_in_refused(request, original_response=None, credentials=None):
+    """AXES_LOCKOUT_CALLABLE: the answer to a sign-in (ours or the admin's) past a limit,
+    the same for every account, known or not."""
+    return render(request, "registration/sign_in_refused.html", status=429)
 
 
 class ResetPasswordView(auth_views.PasswordResetView):
