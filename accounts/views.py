@@ -30,8 +30,9 @@ RECENT_GAMES = 20
 
 def safe_next(request, default="home"):
     target = request.POST.get("next") or request.GET.get("next") or ""
-    if target and url_has_allowed_host_and_scheme(target, allowed_hosts={request.get_host()},
-                                                   require_https=request.is_secure()):
+    # A path on this site only: redirect() would take a bare word for a URL name.
+    if target.startswith("/") and url_has_allowed_host_and_scheme(target, allowed_hosts={request.get_host()},
+                                                                  require_https=request.is_secure()):
         return target
     return reverse(default)
 

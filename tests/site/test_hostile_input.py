@@ -118,3 +118,13 @@ async def test_a_game_socket_with_undecodable_query_bytes_still_connects():
     assert connected
     assert "<" in await communicator.receive_from(timeout=5)  # the state, drawn in English
     await communicator.disconnect()
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("target", ["60", "black", "home", "//evil.example/", "http://evil.example/"])
+def test_a_next_that_is_not_a_path_here_leads_home(make_user, target):
+    client = signed_in(make_user("alice"))
+    assert client.get("/accounts/signup/", {"next": target})["Location"] == "/"
+    fresh = Client().post("/accounts/signup/", {"username": "bob", "password1": "a long enough passphrase",
+                                                "password2": "a long enough passphrase", "next": target})
+    assert fresh.status_code == 302 and fresh["Location"] == "/"
