@@ -13,6 +13,14 @@ from django.conf import settings
 from django.db.models import Sum
 
 
+def username_of(request, credentials=None):
+    """AXES_USERNAME_CALLABLE: the username axes counts and stores, as typed but cut to
+    the 255 characters of its column. (Django's sign-in forms, ours and the admin's, do
+    not check the length; no account has a longer name.)"""
+    username = (credentials or {}).get("username") if credentials else request.POST.get("username")
+    return username[:255] if isinstance(username, str) else username
+
+
 def lockout_parameters(request_or_attempt=None, credentials=None):
     """AXES_LOCKOUT_PARAMETERS, in the order of settings.SIGN_IN_LIMITS."""
     return [parameters for parameters, _limit in settings.SIGN_IN_LIMITS]

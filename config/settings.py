@@ -279,5 +279,6 @@ AXES_COOLOFF_TIME = timedelta(minutes=15)
 AXES_RESET_COOL_OFF_ON_FAILURE_DURING_LOCKOUT = False  # hammering a locked account does not extend its lock
 AXES_RESET_ON_SUCCESS = True  # clears the address-and-account count only (SignInLimits.reset_user_attempts)
 AXES_CLIENT_IP_CALLABLE = "config.client_address.client_address"
+AXES_USERNAME_CALLABLE = "accounts.signin_limits.username_of"
 AXES_LOCKOUT_CALLABLE = "accounts.views.sign_in_refused"
 AXES_DISABLE_ACCESS_LOG = True  # successful sign-ins are not logged with their address

@@ -123,3 +123,11 @@ def test_behind_a_trusted_proxy_each_forwarded_client_is_counted_on_its_own(alic
     assert response.status_code == 429
     response, client = sign_in("alice", PASSWORD, address="127.0.0.1", X_FORWARDED_FOR="198.51.100.2")
     assert response.status_code == 302 and signed_in(client)
+
+
+@pytest.mark.parametrize("path", ["/accounts/login/", "/admin/login/"])
+def test_a_username_of_five_thousand_characters_is_just_a_wrong_one(path):
+    # Django's sign-in forms leave its length unchecked; axes keeps 255 characters of it.
+    response, client = sign_in("9" * 5000, "guess", path=path)
+    assert response.status_code == 200 and not signed_in(client)
+    assert [len(attempt.username) for attempt in AccessAttempt.objects.all()] == [255]

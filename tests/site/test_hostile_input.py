@@ -96,7 +96,8 @@ def test_ids_that_cannot_exist_are_not_looked_up(path, make_user):
 
 @pytest.mark.django_db(transaction=True)
 @pytest.mark.asyncio
-@pytest.mark.parametrize("path", ["/ws/", "/ws/nothing/", "/", "/ws/games/", "/ws/games/a b/", "/ws/lobby/x/"])
+@pytest.mark.parametrize("path", ["/ws/", "/ws/nothing/", "/", "/ws/games/", "/ws/games/a b/", "/ws/lobby/x/",
+                                  "/ws/games/a\x00b/", "/ws/tables/ABCDE\x0023456/", "/ws/tables/abcde23456/"])
 async def test_websocket_paths_without_a_route_are_refused(path):
     communicator = WebsocketCommunicator(application, path, headers=[(b"host", b"127.0.0.1"),
                                                                       (b"origin", b"http://127.0.0.1")])
