@@ -1,13 +1,12 @@
-"""Sign-up, sign-in (throttled) and the display name."""
+"""Sign-up and the display name."""
 import unicodedata
 
 from django import forms
 from django.contrib.auth import get_user_model
-from django.contrib.auth.forms import AuthenticationForm, UserCreationForm
+from django.contrib.auth.forms import UserCreationForm
 from django.core.exceptions import ValidationError
 from django.utils.translation import gettext_lazy as _
 
-from accounts import throttle
 from accounts.models import DISPLAY_NAME_MAX, Profile
 
 
@@ -45,30 +44,6 @@ class SignUpForm(UserCreationForm):
             user.save()
             Profile.objects.create(user=user, display_name=self.cleaned_data.get("display_name", ""))
         return user
-
-
-class SignInForm(AuthenticationForm):
-    """Django's sign-in form, refusing to check passwords after too many failures."""
-
-    error_messages = {
-        **AuthenticationForm.error_messages,
-        "throttled": _("Too many failed sign-in attempts. Please wait a few minutes and try again."),
-    }
-
-    throttled = False
-
-    def clean(self):
-        username = self.cleaned_data.get("username") or ""
-        if throttle.is_locked(self.request, username):
-            self.throttled = True
-            raise ValidationError(self.error_messages["throttled"], code="throttled")
-        try:
-            cleaned = super().clean()
-        except ValidationError:
-            throttle.record_failure(self.request, username)
-            raise
-        throttle.clear(self.request, username)
-        return cleaned
 
 
 class ProfileForm(forms.ModelForm):

@@ -1,4 +1,4 @@
-"""A player's display name, and the counters that slow down password guessing.
+"""A player's display name, and the counters of accounts.throttle.
 
 The user model stays Django's own `auth.User`; the display name lives in a
 one-to-one Profile and is read everywhere as `user.display_name` (added to User
@@ -31,8 +31,9 @@ def display_name_of(user):
 
 
 class LoginThrottle(models.Model):
-    """Events in the current window per hashed key: failed sign-ins (IP + username, or IP)
-    and password-reset mails (address, or IP); see accounts.throttle."""
+    """Events in the current window per hashed key: password-reset mails (per mail
+    address, per client address) and wrong table codes; see accounts.throttle.
+    (Failed sign-ins are counted by django-axes.)"""
 
     key = models.CharField(max_length=64, unique=True, help_text="sha256 of the kind and its parts")
     failures = models.PositiveIntegerField(default=0)

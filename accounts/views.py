@@ -1,7 +1,9 @@
-"""Sign up, sign in (throttled), the profile page with recent games, public player pages.
+"""Sign up, sign in, the profile page with recent games, public player pages.
 
-Password change and reset are Django's own views with our templates (accounts/urls.py);
-reset mails are throttled per address and per IP.
+Failed sign-ins are limited by django-axes (accounts.signin_limits), which answers
+a refused one with sign_in_refused. Password change and reset are Django's own
+views with our templates (accounts/urls.py); reset mails are limited per address
+and per client address (accounts.throttle).
 """
 from django.contrib import messages
 from django.contrib.auth import get_user_model, login
@@ -17,7 +19,7 @@ from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_http_methods
 
 from accounts import throttle
-from accounts.forms import ProfileForm, SignInForm, SignUpForm
+from accounts.forms import ProfileForm, SignUpForm
 from accounts.models import Profile
 from games.access import can_watch
 from games.models import Game
@@ -43,21 +45,15 @@ def sign_in_reason(next_url):
 
 def safe_next(request, default="home"):
     target = request.POST.get("next") or request.GET.get("next") or ""
-    if target and url_has_allowed_host_and_scheme(target, allowed_hosts={request.get_host()},
-                                                   require_https=request.is_secure()):
+    # A path on this site only: redirect() would take a bare word for a URL name.
+    if target.startswith("/") and url_has_allowed_host_and_scheme(target, allowed_hosts={request.get_host()},
+                                                                  require_https=request.is_secure()):
         return target
     return reverse(default)
 
 
 class SignInView(auth_views.LoginView):
-    form_class = SignInForm
     redirect_authenticated_user = True
-
-    def form_invalid(self, form):
-        response = super().form_invalid(form)
-        if form.throttled:
-            response.status_code = 429
-        return response
 
     def get_context_data(self, **kwargs):
         context = super().get_context_data(**kwargs)
@@ -65,6 +61,12 @@ class SignInView(auth_views.LoginView):
         context["signup_url"] = reverse("signup") + (f"?{query}" if query else "")
         context["reason"] = sign_in_reason(context.get("next") or "")
         return context
+
+
+def sign_in_refused(request, original_response=None, credentials=None):
+    """AXES_LOCKOUT_CALLABLE: the answer to a sign-in (ours or the admin's) past a limit,
+    the same for every account, known or not."""
+    return render(request, "registration/sign_in_refused.html", status=429)
 
 
 class ResetPasswordView(auth_views.PasswordResetView):

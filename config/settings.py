@@ -6,9 +6,11 @@ MOVE_TIME_LIMIT, EMAIL_HOST and its friends. With none of them set the site
 runs on embedded defaults: a SQLite file under var/ and a private Redis that
 `manage.py runsite` (or the test suite) starts on a unix socket.
 """
+import ipaddress
 import os
 import sys
 import tempfile
+from datetime import timedelta
 from pathlib import Path
 
 import dj_database_url
@@ -59,6 +61,7 @@ INSTALLED_APPS = [
     "django.contrib.sessions",
     "django.contrib.messages",
     "django.contrib.staticfiles",
+    "axes",
     "channels",
     "django_htmx",
     "games",
@@ -68,6 +71,7 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "config.middleware.FormEncodingMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
@@ -77,6 +81,7 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    "axes.middleware.AxesMiddleware",  # answers a refused sign-in (accounts.views.sign_in_refused)
 ]
 
 ROOT_URLCONF = "config.urls"
@@ -121,6 +126,12 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
         "NAME": str(Path(tempfile.gettempdir()) / f"reversi-test-{os.getpid()}.sqlite3")
     }
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+
+# django-axes checks every authentication (our sign-in page and the admin's) first.
+AUTHENTICATION_BACKENDS = [
+    "axes.backends.AxesStandaloneBackend",
+    "django.contrib.auth.backends.ModelBackend",
+]
 
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "home"
@@ -244,3 +255,32 @@ LOGGING = {
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "INFO")},
     "loggers": {"django.channels.server": {"level": "WARNING"}},
 }
+
+# Who the client is, behind a reverse proxy: X-Forwarded-For is believed only when the
+# socket's peer is one of these (addresses or networks, e.g. "10.0.0.0/8,127.0.0.1").
+TRUSTED_PROXIES = env_list("TRUSTED_PROXIES")
+for _entry in TRUSTED_PROXIES:
+    try:
+        ipaddress.ip_network(_entry, strict=False)
+    except ValueError:
+        raise ImproperlyConfigured(f"TRUSTED_PROXIES: {_entry!r} is not an IP address or network.") from None
+
+# Failed sign-ins (django-axes, accounts.signin_limits): each limit counts failures within
+# AXES_COOLOFF_TIME of each other; past one, sign-in from there is refused for that long.
+# Per address and account it slows a guesser down; per account it stops a guesser
+# with many addresses, for minutes only, so a stranger cannot lock a player out for long.
+SIGN_IN_LIMITS = [
+    (["ip_address", "username"], 5),
+    ("username", 20),
+    ("ip_address", 50),
+]
+AXES_HANDLER = "accounts.signin_limits.SignInLimits"
+AXES_LOCKOUT_PARAMETERS = "accounts.signin_limits.lockout_parameters"
+AXES_FAILURE_LIMIT = 5  # what SignInLimits.get_failures counts against; the real limits are above
+AXES_COOLOFF_TIME = timedelta(minutes=15)
+AXES_RESET_COOL_OFF_ON_FAILURE_DURING_LOCKOUT = False  # hammering a locked account does not extend its lock
+AXES_RESET_ON_SUCCESS = True  # clears the address-and-account count only (SignInLimits.reset_user_attempts)
+AXES_CLIENT_IP_CALLABLE = "config.client_address.client_address"
+AXES_USERNAME_CALLABLE = "accounts.signin_limits.username_of"
+AXES_LOCKOUT_CALLABLE = "accounts.views.sign_in_refused"
+AXES_DISABLE_ACCESS_LOG = True  # successful sign-ins are not logged with their address

@@ -1,4 +1,6 @@
 """The websocket of a game page: it only pushes; moves arrive over HTTP."""
+from urllib.parse import parse_qs
+
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
@@ -12,8 +14,8 @@ from games.services import Viewer
 
 def requested_language(scope):
     """The page says its language in the socket's URL (?lang=de); pushes are drawn in it."""
-    query = scope.get("query_string", b"").decode()
-    requested = dict(part.split("=", 1) for part in query.split("&") if "=" in part).get("lang", "")
+    query = parse_qs(scope.get("query_string", b"").decode("latin-1"))  # any bytes at all
+    requested = (query.get("lang") or [""])[0]
     return requested if requested in dict(settings.LANGUAGES) else settings.LANGUAGE_CODE
 
 

@@ -40,6 +40,7 @@ from games.access import can_watch
 from games.charts import stone_chart
 from games.forms import VariantForm
 from games.models import Game, GameAnalysis, Move, Seat
+from games.params import whole_number
 from games.presentation import (
     BOARD_NAMES, board_view, colour_name, counts_view, game_url, move_sentence, result_sentence, score_sentence,
     scores_text, variant_label,
@@ -50,6 +51,9 @@ from games.variant_errors import variant_error_message
 # The largest record accepted for import (a 4-player 10x10 game is about 300 characters;
 # a JSON record with every flip listed stays well below this).
 MAX_RECORD_BYTES = 64 * 1024
+# A record nests four deep (moves > move > flips); Python's json module recurses
+# once per level and fails with RecursionError near a thousand.
+MAX_RECORD_DEPTH = 8
 GAMES_PER_PAGE = 20
 
 
@@ -132,10 +136,7 @@ def replay_game(game):
 
 def requested_ply(request, last):
     """?ply=N clamped to the game; the last position when absent or unreadable."""
-    try:
-        ply = int(request.GET.get("ply", last))
-    except (TypeError, ValueError):
-        return last
+    ply = whole_number(request.GET.get("ply"), default=last)
     return min(max(ply, 0), last)
 
 
@@ -457,6 +458,9 @@ class ImportForm(VariantForm):
 
     @staticmethod
     def parse_record(text):
+        if json_depth(text) > MAX_RECORD_DEPTH:
+            raise forms.ValidationError(_("This JSON record is nested too deeply to be a game record."),
+                                        code="too_deep")
         try:
             record = json.loads(text)
         except ValueError:
@@ -482,6 +486,28 @@ class ImportForm(VariantForm):
         if isinstance(record.get("transcript"), str):
             return variant, record["transcript"]
         raise forms.ValidationError(_("A JSON record needs its variant and its moves."), code="bad_record")
+
+
+def json_depth(text):
+    """How deeply arrays and objects nest in `text` (JSON or not), without parsing it."""
+    depth = deepest = 0
+    in_string = escaped = False
+    for char in text:
+        if in_string:
+            if escaped:
+                escaped = False
+            elif char == "\\":
+                escaped = True
+            elif char == '"':
+                in_string = False
+        elif char == '"':
+            in_string = True
+        elif char in "[{":
+            depth += 1
+            deepest = max(deepest, depth)
+        elif char in "]}":
+            depth -= 1
+    return deepest
 
 
 def import_query(variant, transcript_text):
@@ -544,8 +570,8 @@ def import_game(request):
 
 def back_to_review(request, game):
     url = reverse("review", args=[game.public_id])
-    ply = request.POST.get("ply", "")
-    return redirect(f"{url}?ply={int(ply)}" if ply.isdigit() else url)
+    ply = whole_number(request.POST.get("ply"))
+    return redirect(f"{url}?ply={ply}" if ply is not None else url)
 
 
 @require_POST
@@ -583,10 +609,7 @@ def analyse(request, public_id):
     except analysis_service.AnalysisRefused as refused:
         error = str(refused)
     if request.htmx:
-        try:
-            ply = int(request.POST.get("ply", ""))
-        except ValueError:
-            ply = None
+        ply = whole_number(request.POST.get("ply"))
         response = render(request, "games/review_partial.html",
                           game_review_context(request, game, viewer, ply=ply, error=error),
                           status=400 if error else 200)

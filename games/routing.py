@@ -3,5 +3,5 @@ from django.urls import path
 from games.consumers import GameConsumer
 
 websocket_urlpatterns = [
-    path("ws/games/<str:public_id>/", GameConsumer.as_asgi()),
+    path("ws/games/<game_id:public_id>/", GameConsumer.as_asgi()),
 ]

@@ -4,9 +4,9 @@ from games import views
 
 urlpatterns = [
     path("play/", views.play, name="play"),
-    path("play/<str:public_id>/", views.game_page, name="play_game"),
-    path("play/<str:public_id>/move/", views.move, name="play_move"),
-    path("play/<str:public_id>/undo/", views.undo, name="play_undo"),
-    path("play/<str:public_id>/level/", views.level, name="play_level"),
-    path("play/<str:public_id>/again/", views.play_again, name="play_again"),
+    path("play/<game_id:public_id>/", views.game_page, name="play_game"),
+    path("play/<game_id:public_id>/move/", views.move, name="play_move"),
+    path("play/<game_id:public_id>/undo/", views.undo, name="play_undo"),
+    path("play/<game_id:public_id>/level/", views.level, name="play_level"),
+    path("play/<game_id:public_id>/again/", views.play_again, name="play_again"),
 ]

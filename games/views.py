@@ -16,6 +16,7 @@ from games.access import can_watch
 from games.broadcast import render_state
 from games.forms import LevelForm, PlayForm, variant_query
 from games.models import Game, Level
+from games.params import whole_number
 from games.presentation import colour_name, game_state, variant_label
 from games.services import GameError, Viewer
 
@@ -91,10 +92,10 @@ def respond(request, game, error=None):
 
 
 def expected_ply(request):
-    try:
-        return int(request.POST.get("ply", ""))
-    except ValueError:
-        raise GameError(_("The move came without the position it was meant for; reload the page.")) from None
+    ply = whole_number(request.POST.get("ply"))
+    if ply is None:
+        raise GameError(_("The move came without the position it was meant for; reload the page."))
+    return ply
 
 
 @require_POST

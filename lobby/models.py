@@ -27,7 +27,9 @@ def normalise_code(text):
     text = (text or "").strip()
     if "/" in text:  # a pasted share link: /tables/<code>/
         text = [part for part in text.split("/") if part][-1] if text.strip("/") else ""
-    return "".join(ch for ch in text.upper() if ch not in " -_\t")
+    code = "".join(ch for ch in text.upper() if ch not in " -_\t")
+    # Anything else cannot be a code (and a NUL byte would upset PostgreSQL).
+    return code if len(code) <= CODE_LENGTH and set(code) <= set(CODE_ALPHABET) else ""
 
 
 class Table(models.Model):

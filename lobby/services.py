@@ -45,6 +45,14 @@ class TableNotFound(GameError):
     status = 404
 
 
+class TooManyCodeGuesses(TableNotFound):
+    status = 429
+
+    def __init__(self):
+        super().__init__(_("Too many wrong table codes came from your address. "
+                           "Please wait a few minutes and try again."))
+
+
 def free_seat_q():
     return Q(user__isnull=True, guest_token="", is_computer=False)
 

@@ -17,14 +17,16 @@ from django.utils.http import urlencode
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
+from accounts import throttle
 from games import services as game_services
 from games.broadcast import render_state
 from games.models import Game
+from games.params import whole_number
 from games.presentation import colour_name, game_state, variant_label
 from games.services import GameError, Viewer
 from lobby import services
 from lobby.forms import CodeForm, GuestForm, TableForm
-from lobby.services import TableNotFound
+from lobby.services import TableNotFound, TooManyCodeGuesses
 
 
 def guests_not_allowed(view):
@@ -64,7 +66,7 @@ def join_with_code(request):
     error = None
     if form.is_bound and form.is_valid():
         try:
-            table = services.find_table(form.cleaned_data["code"])
+            table = find_by_code(request, form.cleaned_data["code"], Viewer.from_request(request, create=False))
             if request.method == "POST" and request.user.is_authenticated:
                 colour = services.join(table, Viewer.from_request(request))
                 messages.success(request, _("You sit at the %(colour)s seat.") % {"colour": colour_name(colour)})
@@ -85,6 +87,23 @@ def lobby(request):
     return render(request, "lobby/lobby.html", {**services.lobby_tables(), "code_form": CodeForm()})
 
 
+def find_by_code(request, code, viewer=None):
+    """The table with this code, unless this client typed too many codes of no table
+    lately: then TooManyCodeGuesses, for a missing table and an existing one alike
+    (only its own players still reach it), so guessing learns nothing."""
+    guessing = throttle.table_code_guessing(request)
+    try:
+        table = services.find_table(code)
+    except TableNotFound:
+        if guessing:
+            raise TooManyCodeGuesses() from None
+        throttle.count_table_code_miss(request)
+        raise
+    if guessing and (viewer is None or viewer.seat_in(table.game) is None):
+        raise TooManyCodeGuesses()
+    return table
+
+
 # -- the table page --------------------------------------------------------------------
 
 def find(request, code, create_guest=False):
@@ -93,10 +112,11 @@ def find(request, code, create_guest=False):
     A guest token goes into the session only when a visitor takes a seat as a guest."""
     viewer = Viewer.from_request(request, create=create_guest)
     try:
-        table = services.find_table(code)
+        table = find_by_code(request, code, viewer)
     except TableNotFound as missing:
         return None, viewer, render(request, "lobby/join.html",
-                                    {"code_form": CodeForm(initial={"code": code}), "error": missing}, status=404)
+                                    {"code_form": CodeForm(initial={"code": code}), "error": missing},
+                                    status=missing.status)
     if not services.can_view(table, viewer):
         return table, viewer, render(request, "lobby/private.html", {"table": table}, status=403)
     return table, viewer, None
@@ -211,10 +231,9 @@ def move(request, code):
         return refused
     game = table.game
     try:
-        try:
-            ply = int(request.POST.get("ply", ""))
-        except ValueError:
-            raise GameError(_("The move came without the position it was meant for; reload the page.")) from None
+        ply = whole_number(request.POST.get("ply"))
+        if ply is None:
+            raise GameError(_("The move came without the position it was meant for; reload the page."))
         game = game_services.play_move(game, request.POST.get("square", ""), expected_ply=ply, viewer=viewer)
     except GameError as error:
         game.refresh_from_db()
