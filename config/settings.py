@@ -234,6 +234,9 @@ X_FRAME_OPTIONS = "DENY"
 
 # Seconds a player has for a move before the computer moves for them (RULES §11).
 MOVE_TIME_LIMIT = float(os.environ.get("MOVE_TIME_LIMIT", "60"))
+# A move that left the page before the deadline may arrive this much later; one
+# that arrives later still is refused and the computer moves for the player.
+MOVE_TIME_GRACE = float(os.environ.get("MOVE_TIME_GRACE", "2"))
 
 LOGGING = {
     "version": 1,
