@@ -38,5 +38,6 @@ def send_state(game):
     # per language, not once per page.
     async_to_sync(get_channel_layer().group_send)(
         game.group_name,
-        {"type": "game.state", "html": render_state_in_every_language(game), "version": game.version},
+        {"type": "game.state", "html": render_state_in_every_language(game), "version": game.version,
+         "public": game.is_public},
     )

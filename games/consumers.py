@@ -42,8 +42,20 @@ class GameConsumer(AsyncWebsocketConsumer):
         """Pages never send; moves go through HTTP with CSRF. Ignore anything else."""
 
     async def game_state(self, event):
+        if self.game is None:
+            return  # refused already; a message that was on its way
+        # Who may watch can change while the socket is open (a shared game reopened
+        # with Undo is private again): checked on every push, not only on connect.
+        if not event.get("public") and not await self.may_watch():
+            await self.refuse()
+            return
         await self.push(event["html"].get(self.language) or event["html"][settings.LANGUAGE_CODE],
                         event["version"])
+
+    async def refuse(self):
+        await self.channel_layer.group_discard(self.game.group_name, self.channel_name)
+        self.game = None
+        await self.close(code=4403)  # not a code htmx reconnects after
 
     async def push(self, html, version):
         if version < self.version:
@@ -57,6 +69,11 @@ class GameConsumer(AsyncWebsocketConsumer):
         if game is None or not can_watch(game, Viewer.from_scope(self.scope)):
             return None
         return game
+
+    @database_sync_to_async
+    def may_watch(self):
+        game = Game.objects.filter(pk=self.game.pk).first()
+        return game is not None and can_watch(game, Viewer.from_scope(self.scope))
 
     @database_sync_to_async
     def current_state(self):

@@ -231,6 +231,7 @@ def undo(game, viewer, *, expected_ply):
         updated = Game.objects.filter(pk=game.pk, ply=expected_ply).update(
             ply=keep, turn=seat.colour, status=Game.Status.PLAYING, deadline=None,
             ending=Game.Ending.NONE, winner="", counts={}, score={}, finished_at=None,
+            is_public=False,  # a shared game reopened is private again: sharing is for finished games
             version=F("version") + 1, updated_at=timezone.now())
         if updated != 1:
             raise StaleMove(_("The game has moved on; here is the current position."))
