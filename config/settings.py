@@ -163,6 +163,20 @@ CELERY_TASK_ACKS_LATE = True  # a task whose worker dies is redelivered
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+# Redis going away never ends a worker: it reconnects every 2 s at most, forever
+# (config.broker.Consumer), and sweeps overdue games as soon as it is back.
+CELERY_BROKER_CONNECTION_RETRY = True
+CELERY_BROKER_CONNECTION_MAX_RETRIES = None
+CELERY_WORKER_CONSUMER = "config.broker:Consumer"
+# Tasks under way when the connection drops are redelivered (acks_late); stop them
+# rather than run them twice. Every move task is guarded by its ply anyway.
+CELERY_WORKER_CANCEL_LONG_RUNNING_TASKS_ON_CONNECTION_LOSS = True
+CELERY_BROKER_TRANSPORT_OPTIONS = {
+    # A message a dead worker held comes back after this long; longer than any
+    # time-out's countdown, so a waiting time-out is never delivered twice.
+    "visibility_timeout": int(max(300, 3 * float(os.environ.get("MOVE_TIME_LIMIT", "60")))),
+    "socket_connect_timeout": 5,
+}
 CELERY_RESULT_EXPIRES = 3600
 CELERY_TASK_DEFAULT_QUEUE = "reversi"
 CELERY_BEAT_SCHEDULE = {
