@@ -34,7 +34,7 @@ def announce_now(text):
     )
 
 
-@shared_task(name="config.announce")
+@shared_task(name="config.announce", ignore_result=False)  # a shell may wait for it
 def announce(text):
     announce_now(text)
     return len(text)

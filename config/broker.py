@@ -63,7 +63,7 @@ class SweepOnConnect(bootsteps.StartStopStep):
     def start(self, consumer):
         try:
             # Any task may have been lost while Redis was away: every computer move due counts.
-            consumer.app.send_task("games.sweep_overdue", kwargs={"stuck_after": 0})
+            consumer.app.send_task("games.sweep_overdue", kwargs={"stuck_after": 0}, ignore_result=True)
         except Exception:  # the broker went away again: the next connection sweeps
             log.warning("could not queue a sweep after connecting", exc_info=True)
 

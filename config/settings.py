@@ -178,6 +178,10 @@ CELERY_BROKER_TRANSPORT_OPTIONS = {
     "socket_connect_timeout": 5,
 }
 CELERY_RESULT_EXPIRES = 3600
+# Nothing waits for a move task's result. Keeping them would also make every
+# apply_async subscribe to the result store first, which fails (and once failed,
+# asks for a restart) while Redis is away; only config.announce keeps its result.
+CELERY_TASK_IGNORE_RESULT = True
 CELERY_TASK_DEFAULT_QUEUE = "reversi"
 CELERY_BEAT_SCHEDULE = {
     # The safety net behind every time-out and computer-move task.
