@@ -330,28 +330,30 @@ COMPUTER_PACE = 0.6
 # -- after every change --------------------------------------------------------
 
 def game_changed(game_id, schedule=True):
-    """After commit: push the new state to every page, then schedule what is next.
+    """After commit: schedule what is next, then push the new state to every page.
 
-    The move is already saved, so neither step may fail the request: a push that
-    cannot be sent (Redis away) is logged and the pages catch up when their
-    websockets reconnect; a task that cannot be queued is logged and the sweep
-    (games.tasks.sweep_overdue) makes that move once the broker is back.
+    The move is already saved, so neither step may fail the request: a task that
+    cannot be queued (Redis away) is logged and the sweep (games.tasks.sweep_overdue)
+    makes that move once the broker is back; a push that cannot be sent is logged
+    and the pages catch up when their websockets reconnect. Scheduling comes first:
+    a process that dies in between loses a push, which pages recover from at once,
+    rather than the next move, which would wait for the sweep.
     """
     from games import broadcast, signals
 
     game = Game.objects.prefetch_related("seats").get(pk=game_id)
-    try:
-        broadcast.send_state(game)
-    except UNREACHABLE as error:
-        log.warning("game %s: state %s not pushed (%s); pages catch up on reconnect",
-                    game.pk, game.version, error)
-    signals.state_pushed.send(sender=Game, game=game)
     if schedule and game.status == Game.Status.PLAYING:
         try:
             schedule_next(game)
         except UNREACHABLE as error:
             log.warning("game %s: next task for ply %s not queued (%s); the sweep will do it",
                         game.pk, game.ply, error)
+    try:
+        broadcast.send_state(game)
+    except UNREACHABLE as error:
+        log.warning("game %s: state %s not pushed (%s); pages catch up on reconnect",
+                    game.pk, game.version, error)
+    signals.state_pushed.send(sender=Game, game=game)
 
 
 def schedule_next(game):
