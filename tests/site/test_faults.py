@@ -135,6 +135,15 @@ async def state_over_a_fresh_socket(site, game, visitor, timeout):
             await asyncio.sleep(0.5)
 
 
+async def state_then_close(site, game, visitor):
+    url = site.url.replace("http://", "ws://") + f"/ws/games/{game.public_id}/"
+    async with websockets.connect(url, origin=site.url, additional_headers={"Cookie": visitor.cookie_header()}) as socket:
+        shown = ply_in(await asyncio.wait_for(socket.recv(), timeout=10))
+        with pytest.raises(websockets.exceptions.ConnectionClosed) as closed:
+            await asyncio.wait_for(socket.recv(), timeout=10)
+    return shown, closed.value.rcvd.code
+
+
 def test_redis_killed_and_started_again_loses_no_move_and_everything_due_happens(site):
     visitor = Visitor(site.url)
     game = visitor.start_computer_game()
@@ -162,6 +171,8 @@ def test_redis_killed_and_started_again_loses_no_move_and_everything_due_happens
     assert Move.objects.get(game=game, ply=ply + 1).square == square
     print(f"move while Redis is down: answered 200 in {answered:.2f} s")
     assert "not pushed" in site.output() and "not queued" in site.output()  # logged, not raised
+    # A page that (re)connects meanwhile still gets the current state, then a close htmx retries after.
+    assert asyncio.run(state_then_close(site, game, visitor)) == (ply + 1, 1011)
     time.sleep(max(0.0, 3 - (time.monotonic() - killed)))
 
     site.redis.start()  # the same socket, empty: every queued task is gone
