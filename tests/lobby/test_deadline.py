@@ -1,6 +1,7 @@
-"""The 60-second rule holds on the move path itself: with no worker running, a move
-that comes after the deadline (and its short grace) is refused and the computer
-moves for the late player right there, exactly once."""
+"""Time limits and due moves hold without the tasks that normally make them: with no
+worker running, a move that comes after the deadline (and its short grace) is
+refused and the computer moves for the late player right there, exactly once; a
+computer move whose task was lost is queued again by the sweep."""
 from datetime import timedelta
 
 import pytest
@@ -82,3 +83,17 @@ def test_the_computer_is_not_held_to_a_deadline(table):
     game = Game.objects.get(pk=table.game_id)
     play_move(game, game.board().legal_moves[0], expected_ply=0, made_by=Move.MadeBy.TIMEOUT)
     assert Move.objects.get(game_id=table.game_id).made_by == "timeout"
+
+
+def test_the_sweep_queues_a_computer_move_whose_task_was_lost(alice):
+    # A move saved while the broker was down has no task: the sweep queues one (right after
+    # the worker reconnects every due computer move counts; otherwise one older than STUCK_AFTER).
+    from games.tasks import STUCK_AFTER, sweep_overdue
+
+    table = services.open_table(alice, Variant(board="6x6"), computer_colours=["white"])
+    game = Game.objects.get(pk=table.game_id)
+    play_move(game, game.board().legal_moves[0], expected_ply=0, viewer=Viewer(user=alice))  # White (computer) to move
+    assert sweep_overdue() == 0  # its task may still be on its way
+    assert sweep_overdue(stuck_after=0) == 1
+    Game.objects.filter(pk=game.pk).update(updated_at=timezone.now() - timedelta(seconds=STUCK_AFTER + 1))
+    assert sweep_overdue() == 1
