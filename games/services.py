@@ -4,8 +4,8 @@ Humans (over HTTP), computer moves and time-outs (Celery tasks) all go through
 `play_move`, so a move is validated, recorded and announced one way. A move is
 applied exactly once: a conditional update on the expected ply (0 rows: stale or
 repeated) inside the transaction that writes the move, with a unique (game, ply)
-underneath. After commit the new state is pushed to every page showing the game
-and whatever comes next (a computer move, a time-out) is scheduled.
+underneath. After commit whatever comes next (a computer move, a time-out) is
+scheduled and the new state is pushed to every page showing the game.
 """
 import logging
 import random
