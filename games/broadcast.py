@@ -9,6 +9,7 @@ from django.template.loader import render_to_string
 from django.utils import translation
 
 from games.presentation import GameRecord, game_state
+from games.services import UNREACHABLE
 
 log = logging.getLogger(__name__)
 
@@ -53,6 +54,24 @@ def group_send(group, message):
         async_to_sync(send)()
     except asyncio.CancelledError:
         log.info("request cancelled while telling %s; the message is sent all the same", group)
+
+
+async def join(consumer, group):
+    """Add a websocket to a group. With Redis away the socket still opens and gets its
+    page's current state (read from the database); the channel layer's receive then
+    fails the same way, which closes the socket with 1011, and htmx reconnects with
+    back-off. Without this, the handshake was answered 500."""
+    try:
+        await consumer.channel_layer.group_add(group, consumer.channel_name)
+    except UNREACHABLE:
+        log.warning("websocket for %s opened while Redis is away", group)
+
+
+async def leave(consumer, group):
+    try:
+        await consumer.channel_layer.group_discard(group, consumer.channel_name)
+    except UNREACHABLE:
+        pass  # Redis is away; the group forgets this channel when it expires
 
 
 def send_state(game):

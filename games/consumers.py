@@ -4,10 +4,11 @@ from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 from django.utils import translation
 
+from games import broadcast
 from games.access import can_watch
 from games.broadcast import render_state
 from games.models import Game
-from games.services import UNREACHABLE, Viewer
+from games.services import Viewer
 
 
 def requested_language(scope):
@@ -26,13 +27,7 @@ class GameConsumer(AsyncWebsocketConsumer):
         self.language = requested_language(self.scope)
         self.version = -1
         # Join first, then send the current state: nothing can fall in between.
-        try:
-            await self.channel_layer.group_add(self.game.group_name, self.channel_name)
-        except UNREACHABLE:
-            # Redis is away: no pushes for now, but the page still gets the state from the
-            # database. The channel layer's receive fails the same way right after, which
-            # closes the socket with 1011, and htmx reconnects with back-off.
-            pass
+        await broadcast.join(self, self.game.group_name)
         await self.accept()
         state = await self.current_state()
         if state is None:  # deleted meanwhile
@@ -42,10 +37,7 @@ class GameConsumer(AsyncWebsocketConsumer):
 
     async def disconnect(self, code):
         if getattr(self, "game", None) is not None:
-            try:
-                await self.channel_layer.group_discard(self.game.group_name, self.channel_name)
-            except UNREACHABLE:
-                pass  # Redis is away; the group forgets this channel when it expires
+            await broadcast.leave(self, self.game.group_name)
 
     async def receive(self, text_data=None, bytes_data=None):
         """Pages never send; moves go through HTTP with CSRF. Ignore anything else."""

@@ -7,6 +7,7 @@ from django.conf import settings
 from django.template.loader import render_to_string
 from django.utils import translation
 
+from games import broadcast
 from games.consumers import requested_language
 from games.services import Viewer
 from lobby import services
@@ -24,14 +25,14 @@ class LobbyConsumer(AsyncWebsocketConsumer):
         self.language = requested_language(self.scope)
         self.stamp = 0.0
         self.joined = True
-        await self.channel_layer.group_add(services.LOBBY_GROUP, self.channel_name)
+        await broadcast.join(self, services.LOBBY_GROUP)
         await self.accept()
         html, stamp = await self.current()
         await self.push(html, stamp)
 
     async def disconnect(self, code):
         if getattr(self, "joined", False):
-            await self.channel_layer.group_discard(services.LOBBY_GROUP, self.channel_name)
+            await broadcast.leave(self, services.LOBBY_GROUP)
 
     async def receive(self, text_data=None, bytes_data=None):
         """Pages never send anything that matters here."""
@@ -64,13 +65,13 @@ class TableConsumer(AsyncWebsocketConsumer):
         if self.table is None:
             await self.close(code=4404)
             return
-        await self.channel_layer.group_add(self.table.group_name, self.channel_name)
+        await broadcast.join(self, self.table.group_name)
         await self.accept()
         await self.table_changed({})
 
     async def disconnect(self, code):
         if getattr(self, "table", None) is not None:
-            await self.channel_layer.group_discard(self.table.group_name, self.channel_name)
+            await broadcast.leave(self, self.table.group_name)
 
     async def receive(self, text_data=None, bytes_data=None):
         """Moves and seats go through HTTP with CSRF; anything sent here is ignored."""

@@ -144,6 +144,15 @@ async def state_then_close(site, game, visitor):
     return shown, closed.value.rcvd.code
 
 
+async def site_socket_close_code(site):
+    """Every page's /ws/site/ socket: opened (not a 500 handshake), then closed for a retry."""
+    url = site.url.replace("http://", "ws://") + "/ws/site/"
+    async with websockets.connect(url, origin=site.url) as socket:
+        with pytest.raises(websockets.exceptions.ConnectionClosed) as closed:
+            await asyncio.wait_for(socket.recv(), timeout=10)
+    return closed.value.rcvd.code
+
+
 def test_redis_killed_and_started_again_loses_no_move_and_everything_due_happens(site):
     visitor = Visitor(site.url)
     game = visitor.start_computer_game()
@@ -173,6 +182,7 @@ def test_redis_killed_and_started_again_loses_no_move_and_everything_due_happens
     assert "not pushed" in site.output() and "not queued" in site.output()  # logged, not raised
     # A page that (re)connects meanwhile still gets the current state, then a close htmx retries after.
     assert asyncio.run(state_then_close(site, game, visitor)) == (ply + 1, 1011)
+    assert asyncio.run(site_socket_close_code(site)) == 1011
     time.sleep(max(0.0, 3 - (time.monotonic() - killed)))
 
     site.redis.start()  # the same socket, empty: every queued task is gone
