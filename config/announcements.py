@@ -10,6 +10,8 @@ from channels.generic.websocket import AsyncWebsocketConsumer
 from channels.layers import get_channel_layer
 from django.template.loader import render_to_string
 
+from games import broadcast
+
 GROUP = "site"
 
 
@@ -17,11 +19,11 @@ class AnnouncementConsumer(AsyncWebsocketConsumer):
     """Every page listens here; messages are whole HTML fragments swapped by id."""
 
     async def connect(self):
-        await self.channel_layer.group_add(GROUP, self.channel_name)
+        await broadcast.join(self, GROUP)  # opens even while Redis is away
         await self.accept()
 
     async def disconnect(self, code):
-        await self.channel_layer.group_discard(GROUP, self.channel_name)
+        await broadcast.leave(self, GROUP)
 
     async def site_announcement(self, event):
         await self.send(text_data=event["html"])
@@ -34,7 +36,7 @@ def announce_now(text):
     )
 
 
-@shared_task(name="config.announce")
+@shared_task(name="config.announce", ignore_result=False)  # a shell may wait for it
 def announce(text):
     announce_now(text)
     return len(text)

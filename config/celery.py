@@ -3,8 +3,12 @@ import os
 
 from celery import Celery
 
+from config.broker import SweepOnConnect, use_redis_transport
+
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 
+use_redis_transport()  # a worker that survives Redis going away (config.broker)
 app = Celery("reversi")
 app.config_from_object("django.conf:settings", namespace="CELERY")
+app.steps["consumer"].add(SweepOnConnect)
 app.autodiscover_tasks()

@@ -1,5 +1,7 @@
-"""Start the whole site in the foreground: daphne, a Celery worker with beat, and,
-when REDIS_URL is unset, a private Redis. Ctrl-C (or SIGTERM) stops all of it.
+"""Start the whole site in the foreground and keep it up: daphne, a Celery worker,
+Celery beat and, when REDIS_URL is unset, a private Redis (its data kept in
+var/redis). A part that dies is restarted with back-off while the others keep
+serving. Ctrl-C (or SIGTERM) stops all of it.
 
     python -m config.runsite            # http://127.0.0.1:8000/
     HOST=0.0.0.0 PORT=9000 python -m config.runsite
@@ -12,31 +14,82 @@ import time
 
 import django
 
+# A part that dies is started again after 0.5 s, then 1, 2, 4... up to 10 s while
+# it keeps dying; one that ran for a minute is healthy again.
+BACKOFF_FIRST = 0.5
+BACKOFF_MAX = 10.0
+HEALTHY_AFTER = 60.0
 
-def start(command, env):
-    # Each child leads its own process group, so stopping it stops its children too
-    # (Celery's pool processes) and nothing is left behind.
-    return subprocess.Popen(command, env=env, start_new_session=True)
+
+def say(text):
+    print(text, file=sys.stderr, flush=True)
 
 
-def stop_all(processes, grace=15):
-    for process in processes:
-        if process.poll() is None:
-            try:
-                os.killpg(process.pid, signal.SIGTERM)
-            except ProcessLookupError:
-                pass
-    deadline = time.monotonic() + grace
-    for process in processes:
+class Part:
+    """One process of the site and whatever it forks (Celery's pool), in a process
+    group of its own, so that it is stopped, or cleaned up after a crash, whole."""
+
+    def __init__(self, name, command, env):
+        self.name = name
+        self.command = command
+        self.env = env
+        self.process = None
+        self.failures = 0
+        self.restart_at = 0.0
+        self.started_at = 0.0
+
+    def start(self):
+        self.process = subprocess.Popen(self.command, env=self.env, stdin=subprocess.DEVNULL,
+                                        start_new_session=True)
+        self.started_at = time.monotonic()
+
+    def signal_group(self, signum):
         try:
-            process.wait(timeout=max(0.1, deadline - time.monotonic()))
+            os.killpg(self.process.pid, signum)
+        except (ProcessLookupError, PermissionError):
+            pass
+
+    def watch(self, now):
+        """Restart the part once its back-off has passed, if it died."""
+        if self.process is None:
+            if now >= self.restart_at:
+                self.start()
+                say(f"{self.name} restarted (pid {self.process.pid})")
+            return
+        code = self.process.poll()
+        if code is None:
+            if self.failures and now - self.started_at > HEALTHY_AFTER:
+                self.failures = 0
+            return
+        self.signal_group(signal.SIGKILL)  # what it leaves behind (pool processes) goes with it
+        delay = min(BACKOFF_MAX, BACKOFF_FIRST * 2 ** self.failures)
+        self.failures += 1
+        self.process = None
+        self.restart_at = now + delay
+        say(f"{self.name} stopped (exit code {code}); starting it again in {delay:g} s")
+
+    def stop(self):
+        if self.process is not None and self.process.poll() is None:
+            self.signal_group(signal.SIGTERM)
+
+    def wait(self, deadline):
+        if self.process is None:
+            return
+        try:
+            self.process.wait(timeout=max(0.1, deadline - time.monotonic()))
         except subprocess.TimeoutExpired:
             pass
-        try:
-            os.killpg(process.pid, signal.SIGKILL)  # whatever is left of its group
-        except ProcessLookupError:
-            pass
-        process.wait()
+        self.signal_group(signal.SIGKILL)  # whatever is left of its group
+        self.process.wait()
+        self.process = None
+
+
+def stop_all(parts, grace=15):
+    for part in parts:
+        part.stop()
+    deadline = time.monotonic() + grace
+    for part in parts:
+        part.wait(deadline)
 
 
 def main():
@@ -50,7 +103,7 @@ def main():
     host = os.environ.get("HOST", "127.0.0.1")
     port = os.environ.get("PORT", "8000")
     env = dict(os.environ, REDIS_URL=settings.REDIS_URL)
-    redis = EmbeddedRedis(settings.REDIS_URL).start() if settings.EMBEDDED_REDIS else None
+    celery = [sys.executable, "-m", "celery", "-A", "config"]
 
     stopping = False
 
@@ -61,27 +114,38 @@ def main():
     signal.signal(signal.SIGINT, request_stop)
     signal.signal(signal.SIGTERM, request_stop)
 
-    beat_schedule = str(settings.VAR_DIR / "celerybeat-schedule")
-    processes = [
-        start([sys.executable, "-m", "daphne", "-b", host, "-p", port, "config.asgi:application"], env),
-        start([sys.executable, "-m", "celery", "-A", "config", "worker", "--beat",
-               "--schedule", beat_schedule, "--loglevel", "INFO", "--concurrency", "2"], env),
+    redis = None
+    storage = []  # stopped last, after the parts that use it
+    if settings.EMBEDDED_REDIS:
+        redis = EmbeddedRedis(settings.REDIS_URL, data_dir=settings.VAR_DIR / "redis")
+        redis.prepare()
+        storage.append(Part("redis", redis.command(), env))
+        storage[0].start()
+        redis.process = storage[0].process
+        redis.wait_until_it_answers()
+    parts = [
+        Part("web", [sys.executable, "-m", "daphne", "-b", host, "-p", port, "config.asgi:application"], env),
+        Part("worker", [*celery, "worker", "--loglevel", "INFO", "--concurrency", "2"], env),
+        Part("beat", [*celery, "beat", "--loglevel", "INFO",
+                      "--schedule", str(settings.VAR_DIR / "celerybeat-schedule")], env),
     ]
+    for part in parts:
+        part.start()
     print(f"\nReversi is running at http://{host}:{port}/  (Ctrl-C stops everything)\n", flush=True)
-    exit_code = 0
     try:
         while not stopping:
-            if any(process.poll() is not None for process in processes):
-                print("A part of the site stopped; stopping the rest.", file=sys.stderr)
-                exit_code = 1
-                break
+            now = time.monotonic()
+            for part in storage + parts:
+                part.watch(now)
             time.sleep(0.2)
     finally:
-        stop_all(processes)
+        stop_all(parts)
+        stop_all(storage)
         if redis is not None:
-            redis.stop()
+            redis.process = None
+            redis.stop()  # removes the socket's directory; the data stays in var/redis
     print("Stopped.", flush=True)
-    return exit_code
+    return 0
 
 
 if __name__ == "__main__":

@@ -176,7 +176,25 @@ CELERY_TASK_ACKS_LATE = True  # a task whose worker dies is redelivered
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+# Redis going away never ends a worker: it reconnects every 2 s at most, forever
+# (config.broker.Consumer), and sweeps overdue games as soon as it is back.
+CELERY_BROKER_CONNECTION_RETRY = True
+CELERY_BROKER_CONNECTION_MAX_RETRIES = None
+CELERY_WORKER_CONSUMER = "config.broker:Consumer"
+# Tasks under way when the connection drops are redelivered (acks_late); stop them
+# rather than run them twice. Every move task is guarded by its ply anyway.
+CELERY_WORKER_CANCEL_LONG_RUNNING_TASKS_ON_CONNECTION_LOSS = True
+CELERY_BROKER_TRANSPORT_OPTIONS = {
+    # A message a dead worker held comes back after this long; longer than any
+    # time-out's countdown, so a waiting time-out is never delivered twice.
+    "visibility_timeout": int(max(300, 3 * float(os.environ.get("MOVE_TIME_LIMIT", "60")))),
+    "socket_connect_timeout": 5,
+}
 CELERY_RESULT_EXPIRES = 3600
+# Nothing waits for a move task's result. Keeping them would also make every
+# apply_async subscribe to the result store first, which fails (and once failed,
+# asks for a restart) while Redis is away; only config.announce keeps its result.
+CELERY_TASK_IGNORE_RESULT = True
 CELERY_TASK_DEFAULT_QUEUE = "reversi"
 CELERY_BEAT_SCHEDULE = {
     # The safety net behind every time-out and computer-move task.
@@ -240,6 +258,10 @@ if not DEBUG and not TESTING:
     SESSION_COOKIE_SECURE = True
     CSRF_COOKIE_SECURE = True
     SECURE_HSTS_SECONDS = int(os.environ.get("SECURE_HSTS_SECONDS", "3600"))
+    # Off unless the operator knows every subdomain serves HTTPS (and, for preload,
+    # sets SECURE_HSTS_SECONDS to a year): both are hard to take back.
+    SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("SECURE_HSTS_INCLUDE_SUBDOMAINS")
+    SECURE_HSTS_PRELOAD = env_bool("SECURE_HSTS_PRELOAD")
     SECURE_CONTENT_TYPE_NOSNIFF = True
     SECURE_REFERRER_POLICY = "same-origin"
 SESSION_COOKIE_HTTPONLY = True
@@ -247,6 +269,9 @@ X_FRAME_OPTIONS = "DENY"
 
 # Seconds a player has for a move before the computer moves for them (RULES §11).
 MOVE_TIME_LIMIT = float(os.environ.get("MOVE_TIME_LIMIT", "60"))
+# A move that left the page before the deadline may arrive this much later; one
+# that arrives later still is refused and the computer moves for the player.
+MOVE_TIME_GRACE = float(os.environ.get("MOVE_TIME_GRACE", "2"))
 
 LOGGING = {
     "version": 1,

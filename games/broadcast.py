@@ -1,4 +1,7 @@
 """Pushing a game's whole current state to every page that shows it."""
+import asyncio
+import logging
+
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 from django.conf import settings
@@ -6,6 +9,9 @@ from django.template.loader import render_to_string
 from django.utils import translation
 
 from games.presentation import GameRecord, game_state
+from games.services import UNREACHABLE
+
+log = logging.getLogger(__name__)
 
 # The last states drawn in this process, by (game, version, language): the push
 # after a move and the answer to the player's own request draw the same thing.
@@ -32,11 +38,48 @@ def render_state_in_every_language(game):
     return {code: render_state(game, record, code) for code, _name in settings.LANGUAGES}
 
 
+def group_send(group, message):
+    """Send to a channel group from synchronous code (after a commit), to the end.
+
+    Django cancels a request whose client goes away (a page that reloads while its
+    POST is under way), and asgiref then cancels the group_send running in that
+    request's thread: the message was lost and, CancelledError being no Exception,
+    so was every after-commit step behind it. Shielded, the send completes and the
+    caller goes on.
+    """
+    async def send():
+        await asyncio.shield(get_channel_layer().group_send(group, message))
+
+    try:
+        async_to_sync(send)()
+    except asyncio.CancelledError:
+        log.info("request cancelled while telling %s; the message is sent all the same", group)
+
+
+async def join(consumer, group):
+    """Add a websocket to a group. With Redis away the socket still opens and gets its
+    page's current state (read from the database); the channel layer's receive then
+    fails the same way, which closes the socket with 1011, and htmx reconnects with
+    back-off. Without this, the handshake was answered 500."""
+    try:
+        await consumer.channel_layer.group_add(group, consumer.channel_name)
+    except UNREACHABLE:
+        log.warning("websocket for %s opened while Redis is away", group)
+
+
+async def leave(consumer, group):
+    try:
+        await consumer.channel_layer.group_discard(group, consumer.channel_name)
+    except UNREACHABLE:
+        pass  # Redis is away; the group forgets this channel when it expires
+
+
 def send_state(game):
     # Whole, idempotent states tagged with the version: a page that misses one
     # loses nothing, and a late one never overwrites a newer state. Drawn once
     # per language, not once per page.
-    async_to_sync(get_channel_layer().group_send)(
+    group_send(
         game.group_name,
-        {"type": "game.state", "html": render_state_in_every_language(game), "version": game.version},
+        {"type": "game.state", "html": render_state_in_every_language(game), "version": game.version,
+         "public": game.is_public},
     )

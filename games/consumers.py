@@ -6,6 +6,7 @@ from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 from django.utils import translation
 
+from games import broadcast
 from games.access import can_watch
 from games.broadcast import render_state
 from games.models import Game
@@ -28,7 +29,7 @@ class GameConsumer(AsyncWebsocketConsumer):
         self.language = requested_language(self.scope)
         self.version = -1
         # Join first, then send the current state: nothing can fall in between.
-        await self.channel_layer.group_add(self.game.group_name, self.channel_name)
+        await broadcast.join(self, self.game.group_name)
         await self.accept()
         state = await self.current_state()
         if state is None:  # deleted meanwhile
@@ -38,14 +39,26 @@ class GameConsumer(AsyncWebsocketConsumer):
 
     async def disconnect(self, code):
         if getattr(self, "game", None) is not None:
-            await self.channel_layer.group_discard(self.game.group_name, self.channel_name)
+            await broadcast.leave(self, self.game.group_name)
 
     async def receive(self, text_data=None, bytes_data=None):
         """Pages never send; moves go through HTTP with CSRF. Ignore anything else."""
 
     async def game_state(self, event):
+        if self.game is None:
+            return  # refused already; a message that was on its way
+        # Who may watch can change while the socket is open (a shared game reopened
+        # with Undo is private again): checked on every push, not only on connect.
+        if not event.get("public") and not await self.may_watch():
+            await self.refuse()
+            return
         await self.push(event["html"].get(self.language) or event["html"][settings.LANGUAGE_CODE],
                         event["version"])
+
+    async def refuse(self):
+        await self.channel_layer.group_discard(self.game.group_name, self.channel_name)
+        self.game = None
+        await self.close(code=4403)  # not a code htmx reconnects after
 
     async def push(self, html, version):
         if version < self.version:
@@ -59,6 +72,11 @@ class GameConsumer(AsyncWebsocketConsumer):
         if game is None or not can_watch(game, Viewer.from_scope(self.scope)):
             return None
         return game
+
+    @database_sync_to_async
+    def may_watch(self):
+        game = Game.objects.filter(pk=self.game.pk).first()
+        return game is not None and can_watch(game, Viewer.from_scope(self.scope))
 
     @database_sync_to_async
     def current_state(self):

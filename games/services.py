@@ -4,9 +4,10 @@ Humans (over HTTP), computer moves and time-outs (Celery tasks) all go through
 `play_move`, so a move is validated, recorded and announced one way. A move is
 applied exactly once: a conditional update on the expected ply (0 rows: stale or
 repeated) inside the transaction that writes the move, with a unique (game, ply)
-underneath. After commit the new state is pushed to every page showing the game
-and whatever comes next (a computer move, a time-out) is scheduled.
+underneath. After commit whatever comes next (a computer move, a time-out) is
+scheduled and the new state is pushed to every page showing the game.
 """
+import logging
 import random
 import secrets
 from dataclasses import dataclass
@@ -17,11 +18,18 @@ from django.db import transaction
 from django.db.models import F, Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from kombu.exceptions import OperationalError as KombuOperationalError
+from redis.exceptions import RedisError
 
 from games import Board, IllegalMoveError, Variant, draw_blocked
 from games.models import Game, Level, Move, Seat
 
+log = logging.getLogger(__name__)
+
 GUEST_TOKEN_KEY = "guest_token"
+# What Redis being away looks like: redis-py's errors (the channel layer), kombu's
+# (the Celery broker, after its own retries) and the sockets underneath.
+UNREACHABLE = (RedisError, KombuOperationalError, OSError)
 
 
 class GameError(Exception):
@@ -38,6 +46,12 @@ class StaleMove(GameError):
 
 class NotYourTurn(GameError):
     status = 403
+
+
+class OutOfTime(GameError):
+    """The player's move came after their deadline (and its grace): the computer moved for them."""
+
+    status = 409
 
 
 @dataclass(frozen=True)
@@ -134,7 +148,18 @@ def play_move(game, square, *, expected_ply, viewer=None, made_by=Move.MadeBy.PL
 
     `viewer` is checked to own the seat to move (None for the computer acting for
     a seat). Passes that follow automatically are recorded in the same commit.
+    A player's move that comes after their deadline (plus MOVE_TIME_GRACE) is
+    refused and the time-out move is made here and now, so the time limit holds
+    even while no worker runs.
     """
+    try:
+        return _play_move(game, square, expected_ply=expected_ply, viewer=viewer, made_by=made_by)
+    except OutOfTime:
+        timeout_move(game.pk, expected_ply)  # exactly once, however many ask: the ply guard
+        raise
+
+
+def _play_move(game, square, *, expected_ply, viewer, made_by):
     square = str(square).strip().lower()
     with transaction.atomic():
         game = Game.objects.select_for_update().prefetch_related("seats").get(pk=game.pk)
@@ -148,6 +173,9 @@ def play_move(game, square, *, expected_ply, viewer=None, made_by=Move.MadeBy.PL
             raise NotYourTurn(_("It is not your turn."))
         if viewer is not None and seat.played_by_computer:
             raise NotYourTurn(_("The computer plays this seat now."))
+        if viewer is not None and game.deadline is not None and timezone.now() > game.deadline + timedelta(
+                seconds=settings.MOVE_TIME_GRACE):
+            raise OutOfTime(_("Your time for this move ran out; the computer moved for you."))
         colour = board.turn
         try:
             board.push(square)
@@ -220,6 +248,7 @@ def undo(game, viewer, *, expected_ply):
         updated = Game.objects.filter(pk=game.pk, ply=expected_ply).update(
             ply=keep, turn=seat.colour, status=Game.Status.PLAYING, deadline=None,
             ending=Game.Ending.NONE, winner="", counts={}, score={}, finished_at=None,
+            is_public=False,  # a shared game reopened is private again: sharing is for finished games
             version=F("version") + 1, updated_at=timezone.now())
         if updated != 1:
             raise StaleMove(_("The game has moved on; here is the current position."))
@@ -333,14 +362,36 @@ COMPUTER_PACE = 0.6
 # -- after every change --------------------------------------------------------
 
 def game_changed(game_id, schedule=True):
-    """After commit: push the new state to every page, then schedule what is next."""
-    from games import broadcast, signals, tasks
+    """After commit: schedule what is next, then push the new state to every page.
+
+    The move is already saved, so neither step may fail the request: a task that
+    cannot be queued (Redis away) is logged and the sweep (games.tasks.sweep_overdue)
+    makes that move once the broker is back; a push that cannot be sent is logged
+    and the pages catch up when their websockets reconnect. Scheduling comes first:
+    a process that dies in between loses a push, which pages recover from at once,
+    rather than the next move, which would wait for the sweep.
+    """
+    from games import broadcast, signals
 
     game = Game.objects.prefetch_related("seats").get(pk=game_id)
-    broadcast.send_state(game)
+    if schedule and game.status == Game.Status.PLAYING:
+        try:
+            schedule_next(game)
+        except UNREACHABLE as error:
+            log.warning("game %s: next task for ply %s not queued (%s); the sweep will do it",
+                        game.pk, game.ply, error)
+    try:
+        broadcast.send_state(game)
+    except UNREACHABLE as error:
+        log.warning("game %s: state %s not pushed (%s); pages catch up on reconnect",
+                    game.pk, game.version, error)
     signals.state_pushed.send(sender=Game, game=game)
-    if not schedule or game.status != Game.Status.PLAYING:
-        return
+
+
+def schedule_next(game):
+    """Queue the computer's move, or the time-out of the player to move."""
+    from games import tasks
+
     seat = game.seat_of(game.turn)
     if seat is not None and seat.played_by_computer:
         last = game.moves.exclude(made_by=Move.MadeBy.AUTO).order_by("-ply").first()
@@ -348,4 +399,3 @@ def game_changed(game_id, schedule=True):
         tasks.computer_move.apply_async((game.pk, game.ply), countdown=pace)
     elif game.deadline is not None:
         tasks.move_timeout.apply_async((game.pk, game.ply), eta=game.deadline)
-

@@ -32,17 +32,21 @@ def move_timeout(game_id, ply):
 
 
 @shared_task(name="games.sweep_overdue")
-def sweep_overdue():
-    """Safety net for lost tasks (a killed worker, a restarted broker): time out every
-    overdue player, and re-enqueue computer moves that have waited too long."""
+def sweep_overdue(stuck_after=None):
+    """Safety net for lost tasks (a killed worker, a restarted broker, a task Redis
+    could not take): time out every overdue player, and re-enqueue the computer
+    moves that are due and have waited longer than `stuck_after` seconds (default
+    STUCK_AFTER; 0 right after the worker reconnected, when any task may be lost).
+    Doing one twice is harmless: every move task is guarded by its ply."""
+    stuck_after = STUCK_AFTER if stuck_after is None else stuck_after
     now = timezone.now()
     playing = Game.objects.filter(status=Game.Status.PLAYING)
     handled = 0
     for game_id, ply in playing.filter(deadline__lt=now).values_list("pk", "ply"):
         if services.timeout_move(game_id, ply):
             handled += 1
-    stuck = playing.filter(deadline__isnull=True, updated_at__lt=now - timedelta(seconds=STUCK_AFTER))
-    for game in stuck:
+    waiting = playing.filter(deadline__isnull=True, updated_at__lte=now - timedelta(seconds=stuck_after))
+    for game in waiting.prefetch_related("seats"):
         seat = game.seat_of(game.turn)
         if seat is not None and seat.played_by_computer:
             computer_move.delay(game.pk, game.ply)

@@ -7,6 +7,7 @@ from django.conf import settings
 from django.template.loader import render_to_string
 from django.utils import translation
 
+from games import broadcast
 from games.consumers import requested_language
 from games.services import Viewer
 from lobby import services
@@ -24,14 +25,14 @@ class LobbyConsumer(AsyncWebsocketConsumer):
         self.language = requested_language(self.scope)
         self.stamp = 0.0
         self.joined = True
-        await self.channel_layer.group_add(services.LOBBY_GROUP, self.channel_name)
+        await broadcast.join(self, services.LOBBY_GROUP)
         await self.accept()
         html, stamp = await self.current()
         await self.push(html, stamp)
 
     async def disconnect(self, code):
         if getattr(self, "joined", False):
-            await self.channel_layer.group_discard(services.LOBBY_GROUP, self.channel_name)
+            await broadcast.leave(self, services.LOBBY_GROUP)
 
     async def receive(self, text_data=None, bytes_data=None):
         """Pages never send anything that matters here."""
@@ -64,23 +65,33 @@ class TableConsumer(AsyncWebsocketConsumer):
         if self.table is None:
             await self.close(code=4404)
             return
-        await self.channel_layer.group_add(self.table.group_name, self.channel_name)
+        await broadcast.join(self, self.table.group_name)
         await self.accept()
-        await self.send(text_data=await self.panel())
+        await self.table_changed({})
 
     async def disconnect(self, code):
         if getattr(self, "table", None) is not None:
-            await self.channel_layer.group_discard(self.table.group_name, self.channel_name)
+            await broadcast.leave(self, self.table.group_name)
 
     async def receive(self, text_data=None, bytes_data=None):
         """Moves and seats go through HTTP with CSRF; anything sent here is ignored."""
 
     async def table_changed(self, event):
+        if self.table is None:
+            return  # refused already; a message that was on its way
         html = await self.panel()
-        if html:
+        if html is None:
+            # The table started and this viewer has no seat: the page answers 403 now,
+            # so its socket stops too (checked on every push, not only on connect).
+            await self.channel_layer.group_discard(self.table.group_name, self.channel_name)
+            self.table = None
+            await self.close(code=4403)
+        elif html:
             await self.send(text_data=html)
 
     async def table_closed(self, event):
+        if self.table is None:
+            return
         with translation.override(self.language):
             html = render_to_string("lobby/includes/seats_closed.html")
         await self.send(text_data=html)
@@ -94,8 +105,11 @@ class TableConsumer(AsyncWebsocketConsumer):
 
     @database_sync_to_async
     def panel(self):
+        """The seats panel for this viewer; "" once the table is gone, None if they may no longer see it."""
         table = Table.objects.select_related("game").filter(pk=self.table.pk).first()
         if table is None:
             return ""
+        if not services.can_view(table, self.viewer):
+            return None
         with translation.override(self.language):
             return services.render_seats(table, self.viewer)

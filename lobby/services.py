@@ -16,8 +16,6 @@ import logging
 import time
 from datetime import timedelta
 
-from asgiref.sync import async_to_sync
-from channels.layers import get_channel_layer
 from django.conf import settings
 from django.db import transaction
 from django.db.models import F, Prefetch, Q
@@ -25,7 +23,7 @@ from django.template.loader import render_to_string
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 
-from games import Board
+from games import Board, broadcast
 from games import services as game_services
 from games.models import Game, Level, Seat
 from games.presentation import colour_name, variant_label
@@ -236,7 +234,7 @@ def leave(table, viewer):
 # -- telling pages --------------------------------------------------------------
 
 def group_send(group, message):
-    async_to_sync(get_channel_layer().group_send)(group, message)
+    broadcast.group_send(group, message)  # completes even if the request is cancelled meanwhile
 
 
 def table_changed(table_id, lobby=True):

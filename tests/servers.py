@@ -70,6 +70,12 @@ class Process:
     def output(self):
         return self.log_path.read_text(errors="replace")
 
+    def crash(self):
+        """kill -9 of the main process only, as a crash would; what it forked is orphaned
+        until stop() (or the launcher in production) cleans up its process group."""
+        os.kill(self.popen.pid, signal.SIGKILL)
+        self.popen.wait()
+
     def stop(self, grace=10):
         if self.alive():
             os.killpg(self.popen.pid, signal.SIGTERM)
@@ -85,10 +91,10 @@ class Process:
         self.log.close()
 
 
-def start_daphne(log_dir, **env):
-    port = free_port()
+def start_daphne(log_dir, port=None, name="daphne", **env):
+    port = port or free_port()
     process = Process(
-        "daphne",
+        name,
         [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port), "config.asgi:application"],
         server_env(**env), log_dir,
     )
@@ -107,6 +113,18 @@ def start_worker(log_dir, name="worker", **env):
         server_env(**env), log_dir,
     )
     wait_for(lambda: "ready." in process.output(), process, "the Celery worker to be ready")
+    return process
+
+
+def start_beat(log_dir, name="beat", **env):
+    """Celery beat: the periodic sweep of overdue games (every 10 s)."""
+    process = Process(
+        name,
+        [sys.executable, "-m", "celery", "-A", "config", "beat", "--loglevel", "INFO",
+         "--schedule", str(Path(log_dir) / f"{name}-schedule")],
+        server_env(**env), log_dir,
+    )
+    wait_for(lambda: "beat: Starting" in process.output(), process, "Celery beat to start")
     return process
 
 

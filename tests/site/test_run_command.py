@@ -1,5 +1,6 @@
 """README's first command, `make run`, on a fresh clone: it installs, migrates,
-serves the site with a healthy /healthz, and Ctrl-C leaves no process behind."""
+serves the site with a healthy /healthz, keeps serving while a killed part comes
+back by itself, and Ctrl-C leaves no process behind."""
 import json
 import os
 import signal
@@ -9,6 +10,7 @@ import urllib.request
 from pathlib import Path
 
 import pytest
+import redis as redis_py
 
 from tests.servers import ROOT, free_port, http_status
 
@@ -35,7 +37,45 @@ def processes_inside(directory):
     return found
 
 
-def test_make_run_serves_a_healthy_site_from_a_fresh_clone_and_stops_cleanly(tmp_path):
+def alive(pid):
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return False
+    return stat.rsplit(")", 1)[1].split()[0] != "Z"  # a zombie is dead already
+
+
+def group_id(pid):
+    try:
+        return os.getpgid(pid)
+    except ProcessLookupError:
+        return None
+
+
+def group_of(clone, pid):
+    return [found for found, _ in processes_inside(clone) if group_id(found) == pid]
+
+
+def kill_and_time_recovery(clone, site, pid, part):
+    """kill -9 one part; the home page keeps answering; seconds until /healthz is 200 again."""
+    group = group_of(clone, pid)
+    os.kill(pid, signal.SIGKILL)
+    killed = time.monotonic()
+    time.sleep(0.3)
+    while time.monotonic() - killed < 60:
+        assert http_status(site + "/", timeout=5) == 200, f"the site stopped serving after {part} was killed"
+        if http_status(site + "/healthz", timeout=5) == 200:
+            recovered = time.monotonic() - killed
+            break
+        time.sleep(0.2)
+    else:
+        raise AssertionError(f"{part} did not come back within 60 s")
+    assert not [orphan for orphan in group if alive(orphan)], f"{part} left processes behind"
+    print(f"make run: kill -9 of the {part}: /healthz 200 again after {recovered:.1f} s")
+    return recovered
+
+
+def test_make_run_serves_a_fresh_clone_keeps_serving_while_a_killed_part_comes_back_and_stops_cleanly(tmp_path):
     clone = tmp_path / "clone"
     subprocess.run(["git", "clone", "--quiet", str(ROOT), str(clone)], check=True)
     env = {key: value for key, value in os.environ.items() if key not in NOT_A_NEWCOMERS}
@@ -59,6 +99,20 @@ def test_make_run_serves_a_healthy_site_from_a_fresh_clone_and_stops_cleanly(tmp
         assert f"Reversi is running at {site}/" in output
         with urllib.request.urlopen(site + "/healthz", timeout=10) as response:
             assert json.load(response)["status"] == "ok"
+
+        # kill -9 a part: the others keep serving, it comes back, nothing is orphaned.
+        parts = {cmdline: pid for pid, cmdline in processes_inside(clone) if group_id(pid) == pid}
+        worker = next(pid for cmdline, pid in parts.items() if "celery -A config worker" in cmdline)
+        assert len(group_of(clone, worker)) > 1  # its pool processes
+        kill_and_time_recovery(clone, site, worker, "worker")
+        redis_cmdline, redis_pid = next((c, p) for c, p in parts.items() if "redis-server" in c)
+        socket = redis_cmdline.split("unixsocket:", 1)[1].split()[0]
+        client = redis_py.Redis(unix_socket_path=socket)
+        client.rpush("queued", "a task")
+        time.sleep(1.5)  # the append-only file is synced every second
+        kill_and_time_recovery(clone, site, redis_pid, "private Redis")
+        assert client.lrange("queued", 0, -1) == [b"a task"]  # kept in var/redis across the restart
+        client.close()
     finally:
         if make.poll() is None:
             os.killpg(make.pid, signal.SIGINT)  # what Ctrl-C in the terminal does

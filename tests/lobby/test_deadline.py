@@ -1,0 +1,99 @@
+"""Time limits and due moves hold without the tasks that normally make them: with no
+worker running, a move that comes after the deadline (and its short grace) is
+refused and the computer moves for the late player right there, exactly once; a
+computer move whose task was lost is queued again by the sweep."""
+from datetime import timedelta
+
+import pytest
+from django.conf import settings
+from django.urls import reverse
+from django.utils import timezone
+
+from games import Variant
+from games.models import Game, Move
+from games.services import OutOfTime, Viewer, play_move
+from lobby import services
+from tests.lobby.conftest import signed_in
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def table(alice, bob):
+    """A running 6x6 table, no worker anywhere: Alice plays Black and is to move."""
+    table = services.open_table(alice, Variant(board="6x6"))
+    services.join(table, Viewer(user=bob))
+    table.refresh_from_db()
+    return table
+
+
+def overdue_by(table, seconds):
+    Game.objects.filter(pk=table.game_id).update(deadline=timezone.now() - timedelta(seconds=seconds))
+
+
+def post_move(client, table, ply=0):
+    square = Game.objects.get(pk=table.game_id).board().legal_moves[0]
+    return client.post(reverse("table_move", args=[table.code]), {"square": square, "ply": ply},
+                        HTTP_HX_REQUEST="true")
+
+
+def test_a_move_five_seconds_late_is_refused_and_the_computer_moves_for_the_player(table, alice):
+    overdue_by(table, 5)
+    response = post_move(signed_in(alice), table)
+    assert response.status_code == 409
+    page = response.content.decode()
+    assert "Your time for this move ran out; the computer moved for you." in page
+    assert 'id="game-state"' in page  # the board after the time-out move comes with the message
+    move = Move.objects.get(game_id=table.game_id)
+    assert (move.ply, move.colour, move.made_by) == (1, "black", "timeout")
+    game = Game.objects.get(pk=table.game_id)
+    assert (game.ply, game.turn) == (1, "white") and game.deadline > timezone.now()
+
+
+def test_the_late_players_retry_and_a_second_tab_change_nothing_more(table, alice):
+    overdue_by(table, 5)
+    first, second = signed_in(alice), signed_in(alice)
+    assert post_move(first, table).status_code == 409
+    assert post_move(first, table).status_code == 409  # the retry: the game moved on
+    assert post_move(second, table).status_code == 409
+    assert list(Move.objects.filter(game_id=table.game_id).values_list("ply", "made_by")) == [(1, "timeout")]
+
+
+def test_a_move_that_arrives_within_the_grace_counts(table, alice):
+    overdue_by(table, settings.MOVE_TIME_GRACE / 2)
+    response = post_move(signed_in(alice), table)
+    assert response.status_code == 200
+    assert Move.objects.get(game_id=table.game_id).made_by == "player"
+
+
+def test_the_service_refuses_a_late_move_in_german_too(table, alice):
+    from django.utils import translation
+
+    overdue_by(table, 60)
+    game = Game.objects.get(pk=table.game_id)
+    with translation.override("de"), pytest.raises(OutOfTime) as refused:
+        play_move(game, game.board().legal_moves[0], expected_ply=0, viewer=Viewer(user=alice))
+    assert "Zeit" in str(refused.value)
+    assert Move.objects.get(game_id=table.game_id).made_by == "timeout"
+
+
+def test_the_computer_is_not_held_to_a_deadline(table):
+    # A time-out move arrives after the deadline by definition; only players are refused.
+    overdue_by(table, 60)
+    game = Game.objects.get(pk=table.game_id)
+    play_move(game, game.board().legal_moves[0], expected_ply=0, made_by=Move.MadeBy.TIMEOUT)
+    assert Move.objects.get(game_id=table.game_id).made_by == "timeout"
+
+
+def test_the_sweep_queues_a_computer_move_whose_task_was_lost(alice):
+    # A move saved while the broker was down has no task: the sweep queues one (right after
+    # the worker reconnects every due computer move counts; otherwise one older than STUCK_AFTER).
+    from games.tasks import STUCK_AFTER, sweep_overdue
+
+    table = services.open_table(alice, Variant(board="6x6"), computer_colours=["white"])
+    game = Game.objects.get(pk=table.game_id)
+    play_move(game, game.board().legal_moves[0], expected_ply=0, viewer=Viewer(user=alice))  # White (computer) to move
+    assert sweep_overdue() == 0  # its task may still be on its way
+    assert sweep_overdue(stuck_after=0) == 1
+    Game.objects.filter(pk=game.pk).update(updated_at=timezone.now() - timedelta(seconds=STUCK_AFTER + 1))
+    assert sweep_overdue() == 1

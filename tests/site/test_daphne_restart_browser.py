@@ -1,0 +1,73 @@
+"""The web server dies under a player (kill -9) and comes back: the page says it is
+reconnecting, then shows the move the computer made meanwhile, and play goes on.
+Only a daphne of this test's own is killed; the worker and Redis are the session's."""
+import time
+
+import pytest
+from playwright.sync_api import expect
+
+from games.models import Game
+from tests import servers
+from tests.play.helpers import start_game, state, wait_for_my_turn_or_end
+
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.browser, pytest.mark.slow]
+
+
+@pytest.fixture
+def daphne(live_site, tmp_path):
+    started = [servers.start_daphne(tmp_path, name="daphne-1")]
+    yield started
+    for process in started:
+        process.stop()
+
+
+def expected(message):
+    """While the server is down, Chromium logs every refused reconnection and htmx logs
+    the socket's error event; the browser asks for a favicon the site does not have."""
+    return ("WebSocket connection to" in message.text or message.text == "[object Event]"
+            or message.location.get("url", "").endswith("/favicon.ico"))
+
+
+def ply_shown(page, at_least):
+    page.wait_for_function(f"Number(document.querySelector('#game-state').dataset.ply) >= {at_least}",
+                           timeout=15000)
+
+
+def test_a_page_reconnects_after_the_server_restarts_and_shows_what_happened_meanwhile(daphne, page, tmp_path):
+    problems = []
+    page.on("pageerror", lambda error: problems.append(str(error)))
+    page.on("console", lambda message: message.type == "error" and not expected(message)
+            and problems.append(f"{message.text} ({message.location.get('url')})"))
+    site = daphne[0]
+    start_game(page, site, "board=8x8", level="hard")  # Hard thinks its full 2 s: it answers while no server runs
+    game = Game.objects.get(public_id=page.url.rstrip("/").rsplit("/", 1)[1])
+    wait_for_my_turn_or_end(page)
+    ply = int(state(page, "ply"))
+    expect(page.locator("#connection-notice")).to_be_hidden()
+    with page.expect_response(lambda response: response.url.endswith("/move/")) as answer:
+        page.locator("#game-state button.cell.legal").first.click()
+    assert answer.value.status == 200
+    ply_shown(page, ply + 1)
+
+    site.crash()  # kill -9 of the web server, the page's websocket with it
+    expect(page.locator("#connection-notice")).to_be_visible()
+    expect(page.locator("#connection-notice")).to_have_text("Connection lost, reconnecting…")
+    deadline = time.monotonic() + 30
+    while Game.objects.get(pk=game.pk).ply < ply + 2:  # the computer answers meanwhile
+        assert time.monotonic() < deadline, "the computer did not answer"
+        time.sleep(0.1)
+
+    daphne.append(servers.start_daphne(tmp_path, port=site.port, name="daphne-2"))
+    back = time.monotonic()
+    game.refresh_from_db()
+    ply_shown(page, game.ply)
+    expect(page.locator("#connection-notice")).to_be_hidden()
+    print(f"daphne restarted: the page showed the current state {time.monotonic() - back:.1f} s after it served again")
+    assert int(state(page, "version")) == game.version
+
+    wait_for_my_turn_or_end(page)  # and play goes on over the new connection
+    if state(page, "status") == "playing":
+        now = int(state(page, "ply"))
+        page.locator("#game-state button.cell.legal").first.click()
+        ply_shown(page, now + 1)
+    assert problems == [], "\n".join(problems)

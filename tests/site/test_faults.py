@@ -1,0 +1,224 @@
+"""Faults with the real processes: Redis killed and started again, a worker killed
+while a time-out waits. No move is answered with an error, nothing stays down,
+and what was due while a part was away happens by itself once it is back.
+
+These tests kill processes, so they run a site of their own: a private Redis,
+daphne, a Celery worker and Celery beat, started here and stopped by PID. The
+machine's Redis (and the session's) is never touched.
+"""
+import asyncio
+import http.cookiejar
+import re
+import tempfile
+import time
+import urllib.error
+import urllib.parse
+import urllib.request
+from datetime import timedelta
+
+import pytest
+import websockets
+from celery import Celery
+from django.utils import timezone
+
+from config.embedded_redis import EmbeddedRedis
+from config.settings import celery_redis_url
+from games import Board, Variant
+from games.models import Game, Move, Seat
+from tests import servers
+
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.slow]
+
+MOVE_TIME_LIMIT = 3
+SWEEP_INTERVAL = 10  # config.settings CELERY_BEAT_SCHEDULE
+RECOVERY = 15  # seconds after Redis is back by which everything due has happened
+
+
+@pytest.fixture(scope="module")
+def site(django_db_setup, django_db_blocker, tmp_path_factory):
+    """A private Redis, daphne, a worker and beat with a 3 s move time limit."""
+    log_dir = tmp_path_factory.mktemp("faults")
+    redis = EmbeddedRedis(f"unix://{tempfile.mkdtemp(prefix='rf-')}/redis.sock").start()
+    env = {"REDIS_URL": redis.url, "MOVE_TIME_LIMIT": MOVE_TIME_LIMIT}
+    parts = {}
+    try:
+        with django_db_blocker.unblock():
+            parts["worker"] = servers.start_worker(log_dir, name="faults-worker", **env)
+            parts["beat"] = servers.start_beat(log_dir, name="faults-beat", **env)
+            parts["daphne"] = daphne = servers.start_daphne(log_dir, name="faults-daphne", **env)
+        daphne.redis, daphne.env, daphne.log_dir, daphne.parts = redis, env, log_dir, parts
+        yield daphne
+    finally:
+        for process in parts.values():
+            process.stop()
+        redis.stop()
+
+
+class Visitor:
+    """A browser without JavaScript: cookies, CSRF header, htmx requests."""
+
+    def __init__(self, base):
+        self.base = base
+        self.jar = http.cookiejar.CookieJar()
+        self.opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(self.jar))
+
+    def cookie(self, name):
+        return next(c.value for c in self.jar if c.name == name)
+
+    def request(self, path, data=None, htmx=False):
+        headers = {"HX-Request": "true"} if htmx else {}
+        body = None
+        if data is not None:
+            headers["X-CSRFToken"] = self.cookie("csrftoken")
+            body = urllib.parse.urlencode(data).encode()
+        request = urllib.request.Request(self.base + path, data=body, headers=headers)
+        try:
+            with self.opener.open(request, timeout=30) as response:
+                return response.status, response.read().decode(), response.geturl()
+        except urllib.error.HTTPError as error:
+            return error.code, error.read().decode(), None
+
+    def start_computer_game(self):
+        self.request("/play/")
+        status, _page, url = self.request("/play/", {"board": "8x8", "players": "2", "level": "easy",
+                                                     "blocked": "0", "handicap": "0", "handicap_colour": "white"})
+        assert status == 200, status
+        return Game.objects.get(public_id=url.rstrip("/").rsplit("/", 1)[1])
+
+    def cookie_header(self):
+        return "; ".join(f"{c.name}={c.value}" for c in self.jar)
+
+
+def wait_until(condition, timeout, what):
+    started = time.monotonic()
+    while True:
+        result = condition()
+        if result:
+            return time.monotonic() - started
+        assert time.monotonic() - started < timeout, f"{what}: not within {timeout} s"
+        time.sleep(0.1)
+
+
+def my_turn(game):
+    game.refresh_from_db()
+    return game.turn == Seat.objects.get(game=game, is_computer=False).colour
+
+
+def table_game_due_in(seconds):
+    """A running two-guest table whose time-out task was never queued (lost): only the
+    sweep can make it."""
+    variant = Variant(board="6x6")
+    game = Game.objects.create(kind=Game.Kind.TABLE, variant=variant.to_dict(), status=Game.Status.PLAYING,
+                               turn=Board(variant).turn, deadline=timezone.now() + timedelta(seconds=seconds))
+    Seat.objects.bulk_create([Seat(game=game, colour="black", guest_token="g-black"),
+                              Seat(game=game, colour="white", guest_token="g-white")])
+    return game
+
+
+def ply_in(html):
+    return int(re.search(r'id="game-state"[^>]*data-ply="(\d+)"', html).group(1))
+
+
+async def state_over_a_fresh_socket(site, game, visitor, timeout):
+    """Reconnect as htmx's ws extension does (again and again until the server takes
+    it) and return the ply of the first state the server sends."""
+    url = site.url.replace("http://", "ws://") + f"/ws/games/{game.public_id}/"
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + timeout
+    while True:
+        try:
+            async with websockets.connect(url, origin=site.url, open_timeout=3,
+                                          additional_headers={"Cookie": visitor.cookie_header()}) as socket:
+                return ply_in(await asyncio.wait_for(socket.recv(), timeout=5))
+        except (OSError, asyncio.TimeoutError, websockets.exceptions.WebSocketException):
+            assert loop.time() < deadline, "the game's websocket did not come back"
+            await asyncio.sleep(0.5)
+
+
+async def state_then_close(site, game, visitor):
+    url = site.url.replace("http://", "ws://") + f"/ws/games/{game.public_id}/"
+    async with websockets.connect(url, origin=site.url, additional_headers={"Cookie": visitor.cookie_header()}) as socket:
+        shown = ply_in(await asyncio.wait_for(socket.recv(), timeout=10))
+        with pytest.raises(websockets.exceptions.ConnectionClosed) as closed:
+            await asyncio.wait_for(socket.recv(), timeout=10)
+    return shown, closed.value.rcvd.code
+
+
+async def site_socket_close_code(site):
+    """Every page's /ws/site/ socket: opened (not a 500 handshake), then closed for a retry."""
+    url = site.url.replace("http://", "ws://") + "/ws/site/"
+    async with websockets.connect(url, origin=site.url) as socket:
+        with pytest.raises(websockets.exceptions.ConnectionClosed) as closed:
+            await asyncio.wait_for(socket.recv(), timeout=10)
+    return closed.value.rcvd.code
+
+
+def test_redis_killed_and_started_again_loses_no_move_and_everything_due_happens(site):
+    visitor = Visitor(site.url)
+    game = visitor.start_computer_game()
+    wait_until(lambda: my_turn(game), 30, "my first turn")
+    ply = game.ply
+    assert asyncio.run(state_over_a_fresh_socket(site, game, visitor, 10)) == ply
+    overdue = table_game_due_in(2)  # runs out while Redis is away
+    # The worker holds a time-out a minute away (unacknowledged) when Redis dies: the
+    # case in which it used to exit with "Unrecoverable error: AttributeError".
+    later = table_game_due_in(60)
+    worker = site.parts["worker"]
+    held = worker.output().count("games.move_timeout[")
+    with Celery(broker=celery_redis_url(site.redis.url)) as broker:
+        broker.send_task("games.move_timeout", args=(later.pk, 0), eta=later.deadline, queue="reversi")
+    wait_until(lambda: worker.output().count("games.move_timeout[") > held, 10, "the worker to hold a time-out")
+
+    site.redis.process.kill()  # kill -9
+    site.redis.process.wait()
+    killed = time.monotonic()
+    square = game.board().legal_moves[0]
+    status, html, _ = visitor.request(f"/play/{game.public_id}/move/", {"square": square, "ply": ply}, htmx=True)
+    answered = time.monotonic() - killed
+    assert status == 200, html[-2000:]  # the move is saved and answered with the new state
+    assert ply_in(html) == ply + 1
+    assert Move.objects.get(game=game, ply=ply + 1).square == square
+    print(f"move while Redis is down: answered 200 in {answered:.2f} s")
+    assert "not pushed" in site.output() and "not queued" in site.output()  # logged, not raised
+    # A page that (re)connects meanwhile still gets the current state, then a close htmx retries after.
+    assert asyncio.run(state_then_close(site, game, visitor)) == (ply + 1, 1011)
+    assert asyncio.run(site_socket_close_code(site)) == 1011
+    time.sleep(max(0.0, 3 - (time.monotonic() - killed)))
+
+    site.redis.start()  # the same socket, empty: every queued task is gone
+    back = time.monotonic()
+    health = wait_until(lambda: servers.http_status(site.url + "/healthz", timeout=5) == 200, RECOVERY,
+                        "/healthz 200 again")
+    wait_until(lambda: Game.objects.get(pk=game.pk).ply >= ply + 2, RECOVERY - (time.monotonic() - back),
+               "the computer's answer to the move made while Redis was away")
+    computer = time.monotonic() - back
+    wait_until(lambda: Move.objects.filter(game=overdue, ply=1, made_by="timeout").exists(),
+               RECOVERY - (time.monotonic() - back), "the time-out that fell due while Redis was away")
+    timeout = time.monotonic() - back
+    synced_ply = asyncio.run(state_over_a_fresh_socket(site, game, visitor, RECOVERY))
+    resync = time.monotonic() - back
+    assert synced_ply == Game.objects.get(pk=game.pk).ply >= ply + 2
+    assert worker.alive(), "the worker exited instead of riding out the outage"
+    assert "Unrecoverable error" not in worker.output()
+    print(f"Redis back: /healthz 200 after {health:.1f} s, computer move after {computer:.1f} s, "
+          f"overdue time-out after {timeout:.1f} s, websocket resynced after {resync:.1f} s")
+
+
+def test_a_worker_killed_while_a_time_out_waits_the_time_out_is_made_once(site):
+    game = table_game_due_in(MOVE_TIME_LIMIT)
+    worker = site.parts["worker"]
+    held = worker.output().count("games.move_timeout[")
+    with Celery(broker=celery_redis_url(site.redis.url)) as broker:
+        broker.send_task("games.move_timeout", args=(game.pk, 0), eta=game.deadline, queue="reversi")
+    wait_until(lambda: worker.output().count("games.move_timeout[") > held, 10, "the worker to hold the time-out")
+    worker.crash()  # kill -9: its prefetched time-out is gone with it
+    worker.stop()  # clears its orphaned pool processes, as make run's supervisor does
+    site.parts["worker"] = servers.start_worker(site.log_dir, name="faults-worker-2", **site.env)
+    wait_until(lambda: Move.objects.filter(game=game, ply=1).exists(), MOVE_TIME_LIMIT + SWEEP_INTERVAL + 10,
+               "the time-out move")
+    move = Move.objects.get(game=game, ply=1)
+    late = (move.created_at - game.deadline).total_seconds()
+    assert move.made_by == "timeout"
+    assert late <= SWEEP_INTERVAL + 3  # the sweep's next round after the deadline
+    assert Move.objects.filter(game=game, made_by="timeout", colour="black").count() == 1
+    print(f"worker killed with a time-out pending: the time-out made {late:.1f} s after the deadline")
