@@ -15,11 +15,18 @@ class Watch:
 
     def __init__(self, page):
         self.errors = []
+        self.expected = []  # predicates of console messages a test provokes on purpose
         page.on("pageerror", lambda error: self.errors.append(f"page error: {error}"))
         page.on("console", self._console)
         page.on("response", self._response)
 
+    def allow(self, predicate):
+        """Console messages for which `predicate(message)` is true are part of the story."""
+        self.expected.append(predicate)
+
     def _console(self, message):
+        if any(predicate(message) for predicate in self.expected):
+            return
         if message.type == "error" and not REFUSED_RESOURCE.match(message.text):
             self.errors.append(f"console: {message.text}")
         elif message.type == "warning" and "htmx" in message.text.lower():
