@@ -79,9 +79,11 @@ def can_view(table, viewer):
 
 # -- opening -------------------------------------------------------------------
 
-def open_table(host, variant, *, level=Level.NORMAL, is_public=False, host_colour=None, computer_colours=()):
+def open_table(host, variant, *, level=Level.NORMAL, is_public=False, host_colour=None, computer_colours=(),
+               rated=False):
     """A new table hosted by `host` (a signed-in user) who sits at `host_colour`
-    (default: the first colour); `computer_colours` go to the computer."""
+    (default: the first colour); `computer_colours` go to the computer. A rated
+    table seats only accounts and no computer (accounts.ratings)."""
     colours = variant.colours
     host_colour = host_colour or colours[0]
     computer_colours = set(computer_colours)
@@ -94,9 +96,11 @@ def open_table(host, variant, *, level=Level.NORMAL, is_public=False, host_colou
                             % {"n": variant.players, "colour": colour_name(colour)})
     if host_colour in computer_colours:
         raise GameError(_("Your own seat cannot go to the computer."))
+    if rated and computer_colours:
+        raise GameError(_("A rated table is for people only: give no seat to the computer."))
     with transaction.atomic():
         game = Game.objects.create(kind=Game.Kind.TABLE, variant=variant.to_dict(), level=level,
-                                   status=Game.Status.WAITING, turn="", is_public=is_public)
+                                   status=Game.Status.WAITING, turn="", is_public=is_public, rated=rated)
         Seat.objects.bulk_create(
             Seat(game=game, colour=colour, user=host if colour == host_colour else None,
                  is_computer=colour in computer_colours)
@@ -134,6 +138,8 @@ def join(table, viewer, colour=None, guest_name=""):
     seat, the game starts. Returns the colour taken.
     """
     if viewer.user is None:
+        if table.game.rated:
+            raise GameError(_("This table is rated: sign in or sign up to take a seat."))
         if not viewer.guest_token:
             raise GameError(_("Your browser must accept cookies to take a seat."))
         guest_name = clean_guest_name(guest_name)

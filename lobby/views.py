@@ -43,7 +43,8 @@ def table_new(request):
             try:
                 table = services.open_table(
                     request.user, data["variant"], level=data["level"], is_public=data["is_public"],
-                    host_colour=data["seat"], computer_colours=data["computer"])
+                    host_colour=data["seat"], computer_colours=data["computer"],
+                    rated=data["rated"])
             except GameError as error:
                 form.add_error(None, str(error))
             else:
@@ -118,7 +119,7 @@ def table(request, code):
         "server_now_ms": int(timezone.now().timestamp() * 1000),
         "seats_html": services.render_seats(table, viewer, request=request),
         "guest_form": GuestForm() if (game.status == Game.Status.WAITING and seat is None
-                                      and not request.user.is_authenticated) else None,
+                                      and not request.user.is_authenticated and not game.rated) else None,
         "sign_in_query": urlencode({"next": table.get_absolute_url()}),
     }
     if game.status != Game.Status.WAITING:

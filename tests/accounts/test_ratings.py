@@ -1,0 +1,126 @@
+"""Ratings: a rated table's game is rated once, when it ends, for two to four players;
+casual tables, games against the computer and tables with computer seats stay unrated."""
+import threading
+from datetime import timedelta
+
+import pytest
+from django.db import connection
+from django.urls import reverse
+from django.utils import timezone
+
+from accounts.models import Category, Rating, RatingChange
+from accounts.ratings import PROVISIONAL_GAMES, Shown, category_of, shown_ratings
+from games import Variant
+from games.models import Game
+from games.services import GameError, StaleMove, Viewer, create_computer_game, play_move, timeout_move
+from lobby import services
+from tests.accounts.rated_play import finishing_square, play, rated_table
+from tests.lobby.conftest import alice, bob, carol, signed_in  # noqa: F401 (fixtures)
+
+pytestmark = pytest.mark.django_db
+
+
+def changes(game):
+    return {c.user.username: (c.rank, c.before, c.after) for c in RatingChange.objects.filter(game=game)}
+
+
+def test_a_rated_two_player_game_rates_both_players_once_when_it_ends(alice, bob):
+    table = rated_table(alice, bob)
+    game = play(table.game)
+    winner = game.seat_of(game.winner).user.username if game.winner else None
+    rated = changes(game)
+    assert set(rated) == {"alice", "bob"}
+    assert all(before == 1500 for _rank, before, _after in rated.values())  # new players start at 1500
+    if winner:
+        loser = ({"alice", "bob"} - {winner}).pop()
+        assert rated[winner][0] == 1 and rated[loser][0] == 2
+        assert rated[winner][2] > 1500 > rated[loser][2]
+    ratings = {r.user.username: r for r in Rating.objects.filter(category=Category.OTHER)}  # the 6x6 board
+    assert {name: (r.games, r.wins + r.losses + r.draws) for name, r in ratings.items()} == {
+        "alice": (1, 1), "bob": (1, 1)}
+    # The finishing move cannot come again: the game is over, nothing is rated twice.
+    with pytest.raises(GameError):
+        play_move(game, "a1", expected_ply=game.ply - 1, viewer=Viewer(user=alice))
+    assert RatingChange.objects.filter(game=game).count() == 2
+
+
+def test_casual_tables_and_games_against_the_computer_stay_unrated(alice, bob):
+    play(rated_table(alice, bob, rated=False).game)
+    computer = create_computer_game(Viewer(user=alice), Variant(board="6x6"))
+    Game.objects.filter(pk=computer.pk).update(rated=True)  # even if marked: a computer held a seat
+    play(computer)
+    assert not RatingChange.objects.exists() and not Rating.objects.exists()
+
+
+def test_a_rated_table_takes_no_computer_seat_and_no_guest(alice):
+    with pytest.raises(GameError, match="people only"):
+        services.open_table(alice, Variant(board="6x6"), rated=True, computer_colours=["white"])
+    table = rated_table(alice, players=2)
+    with pytest.raises(GameError, match="sign in"):
+        services.join(table, Viewer(guest_token="a-guest"), guest_name="Gus")
+    response = signed_in(alice).post(reverse("table_new"), {
+        "board": "8x8", "players": 2, "blocked": 0, "handicap": 0, "handicap_colour": "white",
+        "seat": "black", "computer": ["white"], "level": "normal", "rated": "on"})
+    assert response.status_code == 400 and "people only" in response.content.decode()
+
+
+def test_a_three_player_rated_game_with_a_leaver_rates_all_three_and_the_leaver_last(alice, bob, carol):
+    table = rated_table(alice, bob, carol, board="8x8", players=3)
+    services.leave(table, Viewer(user=bob))
+    game = play(table.game)
+    rated = changes(game)
+    assert set(rated) == {"alice", "bob", "carol"}
+    assert rated["bob"][0] == 3 and rated["bob"][2] < 1500  # leaving loses
+    assert {r.category for r in Rating.objects.all()} == {Category.MULTI}
+
+
+def test_categories_and_provisional_ratings():
+    assert category_of(Variant(board="8x8")) == Category.REVERSI
+    assert category_of(Variant(board="8x8", anti=True)) == Category.ANTI
+    assert category_of(Variant(board="10x10", anti=True)) == Category.ANTI
+    assert category_of(Variant(board="6x6")) == Category.OTHER
+    assert category_of(Variant(board="8x8", free_opening=True)) == Category.OTHER
+    assert category_of(Variant(board="8x8", players=4).to_dict()) == Category.MULTI
+    assert str(Shown()) == "1500?" and Shown().provisional
+    seasoned = Rating(mu=30, sigma=3, games=PROVISIONAL_GAMES)
+    assert not Shown(seasoned).provisional and str(Shown(seasoned)) == str(Shown(seasoned).value)
+    assert shown_ratings([None], Category.REVERSI) == {}
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_finishing_move_a_time_out_and_a_leave_racing_rate_the_game_once(alice, bob):
+    table = rated_table(alice, bob)
+    game = play(table.game, until_last=True)
+    mover = game.seat_of(game.turn)
+    other = next(s for s in game.seats.all() if s.pk != mover.pk)
+    Game.objects.filter(pk=game.pk).update(deadline=timezone.now() - timedelta(seconds=1))
+    square, ply = finishing_square(game), game.ply
+    barrier = threading.Barrier(3)
+    errors = []
+
+    def racing(action):
+        def run():
+            try:
+                barrier.wait()
+                action()
+            except (StaleMove, GameError):
+                pass
+            except Exception as error:  # anything else fails the test
+                errors.append(error)
+            finally:
+                connection.close()
+        return threading.Thread(target=run)
+
+    threads = [
+        racing(lambda: play_move(game, square, expected_ply=ply, viewer=Viewer(user=mover.user))),
+        racing(lambda: timeout_move(game.pk, ply)),
+        racing(lambda: services.leave(table, Viewer(user=other.user))),
+    ]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert not errors
+    game = play(game)  # a time-out that won the race may not have ended it
+    assert sorted(RatingChange.objects.filter(game=game).values_list("user__username", flat=True)) == ["alice", "bob"]
+    assert sorted(Rating.objects.values_list("games", flat=True)) == [1, 1]
