@@ -93,3 +93,7 @@ class RatingChange(models.Model):
 
     def __str__(self):
         return f"{self.user} in {self.game_id}: {self.before} -> {self.after}"
+
+    @property
+    def delta(self):
+        return self.after - self.before

@@ -101,3 +101,21 @@ def rate_game(sender, game, ranking, **kwargs):
             rating.save()
             RatingChange.objects.create(user_id=seat.user_id, game=game, category=category, rank=rank,
                                         before=before, after=shown(rating.mu, rating.sigma))
+
+
+def ratings_by_user_and_category(pairs):
+    """{(user id, category): Shown} for (user id, category) pairs, in one query."""
+    pairs = {(pk, category) for pk, category in pairs if pk}
+    users = {pk for pk, _category in pairs}
+    found = {(r.user_id, r.category): r for r in Rating.objects.filter(user_id__in=users)}
+    return {pair: Shown(found.get(pair)) for pair in pairs}
+
+
+def seat_ratings(game, seats):
+    """{colour: {"shown": Shown, "change": RatingChange or None}} for the account seats of
+    a table's game: the rating in the game's category and, once rated, what it did."""
+    category = category_of(game.variant)
+    users = {seat.colour: seat.user_id for seat in seats if seat.user_id and not seat.is_computer}
+    shown_now = shown_ratings(users.values(), category)
+    rated = {c.user_id: c for c in RatingChange.objects.filter(game=game)} if game.rated else {}
+    return {colour: {"shown": shown_now[pk], "change": rated.get(pk)} for colour, pk in users.items()}

@@ -25,6 +25,7 @@ from django.template.loader import render_to_string
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 
+from accounts.ratings import category_of, ratings_by_user_and_category, seat_ratings
 from games import Board
 from games import services as game_services
 from games.models import Game, Level, Seat
@@ -271,9 +272,17 @@ def lobby_tables():
                             created_at__gte=timezone.now() - LOBBY_WAITING_FOR)[:LOBBY_ROWS]
     playing = public.filter(game__status=Game.Status.PLAYING)[:LOBBY_ROWS]
 
+    tables = list(waiting) + list(playing)
+    ratings = lobby_ratings(tables)
+
     def row(table):
         seats = list(table.game.seats.all())
+        category = category_of(table.game.variant)
         return {
+            "rated": table.game.rated, "category": category,
+            "people": [{"name": s.display_name, "username": s.user.get_username() if s.user_id else "",
+                        "rating": ratings.get((s.user_id, category))}
+                       for s in seats if not seat_is_free(s) and not s.is_computer],
             "table": table,
             "code": table.code,
             "variant": variant_label(table.game.variant),
@@ -286,7 +295,14 @@ def lobby_tables():
             "ply": table.game.ply,
         }
 
-    return {"open_tables": [row(t) for t in waiting], "playing_tables": [row(t) for t in playing]}
+    return {"open_tables": [row(t) for t in tables if t.game.status == Game.Status.WAITING],
+            "playing_tables": [row(t) for t in tables if t.game.status == Game.Status.PLAYING]}
+
+
+def lobby_ratings(tables):
+    """Every seated account's rating in its table's category, in one query."""
+    return ratings_by_user_and_category(
+        (seat.user_id, category_of(table.game.variant)) for table in tables for seat in table.game.seats.all())
 
 
 def render_lobby():
@@ -331,6 +347,7 @@ def seats_view(table, viewer):
             "is_host": seat.user_id is not None and seat.user_id == table.host_id,
             "is_me": seat is mine,
         })
+    _add_ratings(game, seats, rows)
     waiting = game.status == Game.Status.WAITING
     return {
         "table": table, "game": game, "seats": rows, "my_seat": mine,
@@ -341,6 +358,13 @@ def seats_view(table, viewer):
         "can_leave": game.status == Game.Status.PLAYING and mine is not None and mine.left_at is None,
         "has_left": mine is not None and mine.left_at is not None,
     }
+
+
+def _add_ratings(game, seats, rows):
+    """Each account's rating in the game's category; after a rated game, its change too."""
+    found = seat_ratings(game, seats)
+    for row in rows:
+        row["rating"] = found.get(row["colour"]) if row["kind"] in ("player", "left") else None
 
 
 def render_seats(table, viewer, request=None):

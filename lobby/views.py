@@ -22,6 +22,7 @@ from games.models import Game
 from games.presentation import colour_name, game_state, variant_label
 from games.services import GameError, Viewer
 from lobby import services
+from lobby.filters import LobbyFilterForm
 from lobby.forms import CodeForm, GuestForm, TableForm
 from lobby.services import TableNotFound
 
@@ -82,7 +83,9 @@ def join_with_code(request):
 @guests_not_allowed
 @require_GET
 def lobby(request):
-    return render(request, "lobby/lobby.html", {**services.lobby_tables(), "code_form": CodeForm()})
+    filter_form = LobbyFilterForm(request.GET or None)
+    return render(request, "lobby/lobby.html", {**services.lobby_tables(), "code_form": CodeForm(),
+                                                "filter_form": filter_form, "shown": filter_form.shown()})
 
 
 # -- the table page --------------------------------------------------------------------

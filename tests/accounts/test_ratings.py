@@ -6,7 +6,7 @@ from datetime import timedelta
 import pytest
 from django.db import connection
 from django.urls import reverse
-from django.utils import timezone
+from django.utils import timezone, translation
 
 from accounts.models import Category, Rating, RatingChange
 from accounts.ratings import PROVISIONAL_GAMES, Shown, category_of, shown_ratings
@@ -18,6 +18,12 @@ from tests.accounts.rated_play import finishing_square, play, rated_table
 from tests.lobby.conftest import alice, bob, carol, signed_in  # noqa: F401 (fixtures)
 
 pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture(autouse=True)
+def english():
+    with translation.override("en"):
+        yield
 
 
 def changes(game):
@@ -124,3 +130,27 @@ def test_a_finishing_move_a_time_out_and_a_leave_racing_rate_the_game_once(alice
     game = play(game)  # a time-out that won the race may not have ended it
     assert sorted(RatingChange.objects.filter(game=game).values_list("user__username", flat=True)) == ["alice", "bob"]
     assert sorted(Rating.objects.values_list("games", flat=True)) == [1, 1]
+
+
+def test_the_lobby_marks_rated_tables_shows_ratings_and_filters(alice, bob, carol):
+    rated = rated_table(alice, players=2)  # waiting for a second player
+    casual = rated_table(bob, carol, board="8x8", rated=False)  # playing
+    Rating.objects.create(user=alice, category=Category.OTHER, mu=30, sigma=2, games=12)
+    page = signed_in(carol).get(reverse("lobby"), {"rated": "casual", "category": "reversi"}).content.decode()
+    assert f'data-code="{rated.code}" data-category="other" data-rated="rated"' in page
+    assert f'data-code="{casual.code}" data-category="reversi" data-rated="casual"' in page
+    assert 'data-show-category="reversi" data-show-rated="casual"' in page  # the stylesheet hides the rest
+    assert f'href="{reverse("player", args=["alice"])}">Alice</a>' in page
+    seasoned = Shown(Rating.objects.get(user=alice)).value
+    assert f'data-rating="{seasoned}">{seasoned}</span>' in page  # ten games and more: not provisional
+    assert 'data-rating="1500"><abbr' in page  # Bob and Carol are new: provisional
+    nonsense = signed_in(carol).get(reverse("lobby"), {"rated": "<b>", "category": "chess"}).content.decode()
+    assert 'data-show-category="" data-show-rated=""' in nonsense
+
+
+def test_after_a_rated_game_the_table_shows_each_players_change(alice, bob):
+    table = rated_table(alice, bob)
+    game = play(table.game)
+    page = signed_in(bob).get(reverse("table", args=[table.code])).content.decode()
+    for change in RatingChange.objects.filter(game=game):
+        assert f'data-before="1500" data-after="{change.after}"' in page
