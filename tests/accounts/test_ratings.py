@@ -154,3 +154,36 @@ def test_after_a_rated_game_the_table_shows_each_players_change(alice, bob):
     page = signed_in(bob).get(reverse("table", args=[table.code])).content.decode()
     for change in RatingChange.objects.filter(game=game):
         assert f'data-before="1500" data-after="{change.after}"' in page
+
+
+def test_the_player_page_shows_ratings_history_record_recent_games_and_head_to_head(alice, bob, carol):
+    first = play(rated_table(alice, bob).game)
+    second = play(rated_table(bob, alice).game)  # colours the other way round
+    page = signed_in(bob).get(reverse("player", args=["alice"])).content.decode()
+    assert "Member since" in page
+    card = page.split('data-category="other"')[1].split("</article>")[0]
+    rating = Rating.objects.get(user=alice, category=Category.OTHER)
+    assert f'data-rating="{Shown(rating).value}"' in card and "2 rated games" in card
+    assert f"{rating.wins} won, {rating.losses} lost, {rating.draws} drawn" in card
+    assert '<svg class="rating-chart"' in card and card.count("<circle") == 3  # before, and after each game
+    assert page.count('class="rating-chart"') == 1  # no chart in the categories not played
+    for game in (first, second):
+        assert reverse("review", args=[game.public_id]) in page
+    assert f'href="{reverse("player", args=["bob"])}">Bob</a>' in page
+    h2h = page.split('class="head-to-head"')[1].split("</section>")[0]
+    assert 'data-games="2"' in h2h
+    numbers = [int(h2h.split(f'data-{key}="')[1].split('"')[0]) for key in ("player-ahead", "viewer-ahead", "even")]
+    assert sum(numbers) == 2
+    # Carol never played Alice; her own profile has the cards but no head-to-head.
+    assert "You have not finished a game together yet." in signed_in(carol).get(
+        reverse("player", args=["alice"])).content.decode()
+    own = signed_in(alice).get(reverse("profile")).content.decode()
+    assert 'class="rating-cards"' in own and 'class="head-to-head"' not in own
+
+
+def test_the_german_player_page(alice, bob):
+    play(rated_table(alice, bob).game)
+    client = signed_in(bob)
+    page = client.get(reverse("player", args=["alice"]), HTTP_ACCEPT_LANGUAGE="de").content.decode()
+    assert "Mitglied seit" in page and "Wertungszahl nach jeder gewerteten Partie" in page
+    assert "1 gewertete Partie" in page
