@@ -349,7 +349,10 @@ def seats_view(table, viewer):
         })
     _add_ratings(game, seats, rows)
     waiting = game.status == Game.Status.WAITING
+    from lobby import rematch  # it builds on this module
+
     return {
+        "rematch": rematch.offer(table, game, seats, mine),
         "table": table, "game": game, "seats": rows, "my_seat": mine,
         "status": game.status,
         "free_count": sum(1 for r in rows if r["kind"] == "free"),

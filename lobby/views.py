@@ -192,6 +192,10 @@ def leave(request, code):
             return redirect("table", code=table.code)
         return render(request, "lobby/leave.html", {"table": table, "game": table.game, "seat": seat,
                                                     "colour": colour_name(seat.colour)})
+    if table.game.is_over:
+        from lobby.rematch_views import leave_after_game
+
+        return leave_after_game(request, table, viewer)
     try:
         outcome = services.leave(table, viewer)
     except GameError as error:

@@ -1,4 +1,4 @@
-// A table page: the move countdown, reloading when the game starts, copying the link.
+// A table page: the move countdown, reloading when the game starts or a rematch begins, copying the link.
 (function () {
   "use strict";
   var page = document.getElementById("game");
@@ -18,9 +18,16 @@
     clock.classList.toggle("urgent", left <= 10);
   }
 
+  // The game the page was served with: a rematch makes a new game at the table.
+  var servedGame = (document.getElementById("table-seats") || {dataset: {}}).dataset.game;
+
   function startedOrClosed() {
     var seats = document.getElementById("table-seats");
     if (!page || !seats) return;
+    if (servedGame && seats.dataset.game && seats.dataset.game !== servedGame) {
+      window.location.reload();
+      return;
+    }
     // The page was served while the table waited for players: once it starts, show the board.
     if (page.dataset.tableStatus === "waiting" && (seats.dataset.status === "playing" || seats.dataset.status === "finished")) {
       window.location.reload();
