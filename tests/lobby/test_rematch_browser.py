@@ -1,0 +1,126 @@
+"""After the game, in Chromium: two players finish a rated 6x6 table, both see their
+new ratings, rematch with the colours swapped, and one declines the next rematch.
+Alice on a laptop in English, Bob on a phone in German. The moves go through the
+real move path (games.services, in a thread outside Playwright's loop); what a
+person clicks (Rematch, Decline) is clicked. Any console or page error fails."""
+from concurrent.futures import ThreadPoolExecutor
+
+import pytest
+from django.db import connection
+from django.test import Client
+from playwright.sync_api import expect
+
+from accounts.models import RatingChange
+from lobby.models import Table
+from tests.accounts.rated_play import finishing_square, play, rated_table
+from tests.lobby.conftest import make_user
+
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.browser]
+
+LAPTOP, PHONE = {"width": 1366, "height": 768}, {"width": 390, "height": 844}
+
+
+@pytest.fixture(autouse=True)
+def patient_expectations():
+    expect.set_options(timeout=15000)
+    yield
+    expect.set_options(timeout=5000)
+
+
+def in_thread(work, *args):
+    """ORM work that pushes to pages runs outside Playwright's event loop."""
+    def run():
+        try:
+            return work(*args)
+        finally:
+            connection.close()
+    with ThreadPoolExecutor(1) as pool:
+        return pool.submit(run).result()
+
+
+def person(browser, site, user, errors, **context_args):
+    context = browser.new_context(**context_args)
+    client = Client()
+    client.force_login(user)
+    context.add_cookies([{"name": "sessionid", "value": client.cookies["sessionid"].value, "url": site.url}])
+    page = context.new_page()
+    page.set_default_timeout(20000)
+    page.on("console", lambda message: errors.append(f"{message.text} {message.location.get('url', '')}")
+            if message.type == "error" else None)
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    return page
+
+
+def finish(game):
+    """Play to the last move, then the finishing move, through the services."""
+    from games.services import Viewer, play_move
+
+    game = play(game, until_last=True)
+    mover = game.seat_of(game.turn)
+    play_move(game, finishing_square(game), expected_ply=game.ply, viewer=Viewer(user=mover.user))
+    return play(game)
+
+
+def seat_name(page, colour):
+    return page.locator(f'#table-seats li[data-colour="{colour}"] a').first
+
+
+def test_a_rated_table_finishes_both_see_ratings_rematch_swaps_colours_and_one_declines(live_site, browser):
+    alice, bob = make_user("alice", "Alice"), make_user("bob", "Bob")
+    errors = []
+    table = in_thread(rated_table, alice, bob)
+    first_game = table.game
+    laptop = person(browser, live_site, alice, errors, viewport=LAPTOP, locale="en-GB")
+    phone = person(browser, live_site, bob, errors, viewport=PHONE, locale="de-DE", is_mobile=True)
+    for page in (laptop, phone):
+        page.goto(f"{live_site.url}/tables/{table.code}/")
+        expect(page.locator("#table-seats .rated-mark")).to_be_visible()
+        expect(page.locator("#table-seats .rating").first).to_contain_text("1500")
+    assert seat_name(laptop, "black").inner_text() == "Alice"
+
+    in_thread(finish, first_game)
+    changes = {c.user.username: c for c in RatingChange.objects.filter(game=first_game)}
+    assert set(changes) == {"alice", "bob"}
+    for page in (laptop, phone):  # the new ratings arrive over the websocket
+        for colour, name in (("black", "alice"), ("white", "bob")):
+            shown = page.locator(f'#table-seats li[data-colour="{colour}"] .rating-change')
+            expect(shown).to_have_attribute("data-after", str(changes[name].after))
+        expect(page.locator("#game-state")).to_have_attribute("data-status", "finished")
+
+    laptop.locator("#rematch-accept").click()
+    expect(laptop.locator(".rematch-mine")).to_be_visible()
+    expect(phone.locator(".rematch-accepted")).to_contain_text("Alice")  # live, in German
+    expect(phone.locator(".rematch-accepted")).to_contain_text("Revanche angenommen")
+    phone.locator("#rematch-accept").click()
+
+    table.refresh_from_db()
+    for page in (laptop, phone):  # both pages move to the new game at the same link
+        expect(page.locator("#table-seats")).to_have_attribute("data-game", Table.objects.get(pk=table.pk).game.public_id)
+        expect(page.locator("#game-state")).to_have_attribute("data-status", "playing")
+        expect(seat_name(page, "black")).to_have_text("Bob")  # colours swapped: Bob moves first
+        expect(seat_name(page, "white")).to_have_text("Alice")
+    assert page.url.endswith(f"/tables/{table.code}/")
+    second_game = Table.objects.get(pk=table.pk).game
+    assert second_game.pk != first_game.pk and second_game.rated
+
+    in_thread(finish, second_game)
+    for page in (laptop, phone):
+        expect(page.locator("#game-state")).to_have_attribute("data-status", "finished")
+        expect(page.locator("#rematch-accept")).to_be_visible()
+    phone.locator("#rematch-accept").click()
+    expect(laptop.locator(".rematch-accepted")).to_contain_text("Bob")
+    laptop.locator("#rematch-decline").click()
+    expect(phone.locator(".rematch-declined")).to_have_text("Alice hat die Revanche abgelehnt.")
+    expect(laptop.locator(".rematch-declined")).to_have_text("Alice declined the rematch.")
+    for page in (laptop, phone):
+        expect(page.locator("#rematch-accept")).to_have_count(0)
+    assert Table.objects.get(pk=table.pk).game_id == second_game.pk
+    assert RatingChange.objects.filter(game=second_game).count() == 2
+
+    # Bob's player page shows both rated games in the 6x6 category, in German.
+    phone.goto(f"{live_site.url}/accounts/players/alice/")
+    card = phone.locator('.rating-card[data-category="other"]')
+    expect(card).to_contain_text("2 gewertete Partien")
+    expect(card.locator("svg.rating-chart circle")).to_have_count(3)
+    assert phone.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]  # nothing runs off the phone
+    assert [error for error in errors if not error.endswith("/favicon.ico")] == []
