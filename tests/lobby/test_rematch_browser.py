@@ -27,11 +27,11 @@ def patient_expectations():
     expect.set_options(timeout=5000)
 
 
-def in_thread(work, *args):
+def in_thread(work, *args, **kwargs):
     """ORM work that pushes to pages runs outside Playwright's event loop."""
     def run():
         try:
-            return work(*args)
+            return work(*args, **kwargs)
         finally:
             connection.close()
     with ThreadPoolExecutor(1) as pool:
@@ -123,4 +123,30 @@ def test_a_rated_table_finishes_both_see_ratings_rematch_swaps_colours_and_one_d
     expect(card).to_contain_text("2 gewertete Partien")
     expect(card.locator("svg.rating-chart circle")).to_have_count(3)
     assert phone.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]  # nothing runs off the phone
+    assert [error for error in errors if not error.endswith("/favicon.ico")] == []
+
+
+def test_a_three_player_rated_game_finished_with_a_leaver_rates_all_three(live_site, browser):
+    alice, bob, carol = make_user("alice", "Alice"), make_user("bob", "Bob"), make_user("carol", "Carol")
+    errors = []
+    table = in_thread(rated_table, alice, bob, carol, board="8x8", players=3, level="easy")
+    host = person(browser, live_site, alice, errors, viewport=LAPTOP)
+    leaver = person(browser, live_site, carol, errors, viewport=PHONE, is_mobile=True)
+    host.goto(f"{live_site.url}/tables/{table.code}/")
+    leaver.goto(f"{live_site.url}/tables/{table.code}/")
+    leaver.locator("#leave-table").click()
+    leaver.locator("#confirm-leave").click()
+    expect(host.locator('#table-seats li[data-colour="red"]')).to_have_attribute("data-kind", "left")
+
+    game = in_thread(play, table.game)  # Alice and Bob play on; the computer plays Carol's seat
+    assert game.forfeited == ["red"]
+    ranks = dict(RatingChange.objects.filter(game=game).values_list("user__username", "rank"))
+    assert set(ranks) == {"alice", "bob", "carol"} and ranks["carol"] == 3
+    for colour, name in (("black", "alice"), ("white", "bob"), ("red", "carol")):
+        after = RatingChange.objects.get(game=game, user__username=name).after
+        expect(host.locator(f'#table-seats li[data-colour="{colour}"] .rating-change')).to_have_attribute(
+            "data-after", str(after))
+    assert RatingChange.objects.get(game=game, user__username="carol").after < 1500  # leaving loses
+    leaver.goto(f"{live_site.url}/accounts/profile/")
+    expect(leaver.locator('.rating-card[data-category="multi"]')).to_contain_text("1 rated game: 0 won, 1 lost")
     assert [error for error in errors if not error.endswith("/favicon.ico")] == []
