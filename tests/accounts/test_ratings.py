@@ -185,3 +185,11 @@ def test_the_german_player_page(alice, bob):
     page = client.get(reverse("player", args=["alice"]), HTTP_ACCEPT_LANGUAGE="de").content.decode()
     assert "Mitglied seit" in page and "Wertungszahl nach jeder gewerteten Partie" in page
     assert "1 gewertete Partie" in page
+
+
+def test_names_in_my_games_and_the_review_link_to_player_pages(alice, bob):
+    game = play(rated_table(alice, bob).game)
+    client = signed_in(alice)
+    link = f'<a href="{reverse("player", args=["bob"])}">Bob</a>'
+    assert link in client.get(reverse("my_games")).content.decode()
+    assert link in client.get(reverse("review", args=[game.public_id])).content.decode()
