@@ -34,6 +34,8 @@ class TableForm(VariantForm):
         self.fields["seat"].widget.disabled_values = set(COLOURS) - set(colours)
         seat = self.current_value("seat")
         self.fields["computer"].widget.disabled_values = (set(COLOURS) - set(colours)) | {seat}
+        if self.current_value("rated"):  # a rated table is for people only
+            self.fields["computer"].widget.disabled_values = set(COLOURS)
 
     def clean(self):
         data = super().clean()

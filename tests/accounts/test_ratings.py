@@ -1,5 +1,6 @@
 """Ratings: a rated table's game is rated once, when it ends, for two to four players;
 casual tables, games against the computer and tables with computer seats stay unrated."""
+import re
 import threading
 from datetime import timedelta
 
@@ -66,6 +67,9 @@ def test_a_rated_table_takes_no_computer_seat_and_no_guest(alice):
         "board": "8x8", "players": 2, "blocked": 0, "handicap": 0, "handicap_colour": "white",
         "seat": "black", "computer": ["white"], "level": "normal", "rated": "on"})
     assert response.status_code == 400 and "people only" in response.content.decode()
+    offered = signed_in(alice).get(reverse("table_new"), {"rated": "1", "players": "4"}).content.decode()
+    boxes = re.findall(r'<input[^>]*name="computer"[^>]*>', offered)
+    assert len(boxes) == 4 and all("disabled" in box for box in boxes)  # a rated table offers no computer seat
 
 
 def test_a_three_player_rated_game_with_a_leaver_rates_all_three_and_the_leaver_last(alice, bob, carol):
