@@ -105,6 +105,7 @@ def _start_rematch(table, game, seats):
             game=new, colour=rotated(variant.colours, index), is_computer=seat.is_computer,
             user=seat.user if stays else None, guest_token=seat.guest_token if stays else "",
             guest_name=seat.guest_name if stays else ""))
+    new_seats.sort(key=lambda seat: variant.colours.index(seat.colour))  # listed in turn order
     Seat.objects.bulk_create(new_seats)
     Table.objects.filter(pk=table.pk).update(game=new)
     if all(seat.is_computer or seat.user_id or seat.guest_token for seat in new_seats):

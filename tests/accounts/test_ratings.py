@@ -197,3 +197,13 @@ def test_names_in_my_games_and_the_review_link_to_player_pages(alice, bob):
     link = f'<a href="{reverse("player", args=["bob"])}">Bob</a>'
     assert link in client.get(reverse("my_games")).content.decode()
     assert link in client.get(reverse("review", args=[game.public_id])).content.decode()
+
+
+def test_a_repeated_finish_signal_rates_nothing_twice(alice, bob):
+    from games.signals import game_finished
+
+    game = play(rated_table(alice, bob).game)
+    before = list(Rating.objects.order_by("pk").values_list("mu", "sigma", "games"))
+    game_finished.send(sender=Game, game=game, ranking=(("black",), ("white",)))  # a replay, another order
+    assert list(Rating.objects.order_by("pk").values_list("mu", "sigma", "games")) == before
+    assert RatingChange.objects.filter(game=game).count() == 2

@@ -42,6 +42,7 @@ def test_both_accept_and_a_new_game_starts_with_the_colours_swapped(alice, bob):
     assert table.game == new and new != old
     assert (new.status, new.rated, new.variant) == ("playing", True, old.variant)
     assert seats_of(new) == {"black": "bob", "white": "alice"}
+    assert list(new.seats.values_list("colour", flat=True)) == ["black", "white"]  # listed in turn order
     assert seats_of(old) == {"black": "alice", "white": "bob"}  # the finished game stays as it was
     assert Game.objects.get(pk=old.pk).status == "finished"
     # A repeated press after the start changes nothing and names the same game.
