@@ -43,7 +43,10 @@ def play(game, until_last=False):
             return game
         seat = game.seat_of(game.turn)
         if seat.played_by_computer:
-            computer_move(game.pk, game.ply)
+            try:
+                computer_move(game.pk, game.ply)
+            except GameError:  # a live worker's computer move ended the game first
+                continue
         else:
             try:
                 play_move(game, pick(board), expected_ply=game.ply, viewer=Viewer(user=seat.user))
