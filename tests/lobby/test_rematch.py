@@ -25,9 +25,14 @@ def english():
         yield
 
 
+def sitter(seat):
+    if seat.is_computer:
+        return "computer"
+    return seat.user.username if seat.user_id else seat.guest_name
+
+
 def seats_of(game):
-    return {seat.colour: (seat.user.username if seat.user_id else seat.guest_name or ("computer" if seat.is_computer else ""))
-            for seat in Game.objects.get(pk=game.pk).seats.select_related("user")}
+    return {seat.colour: sitter(seat) for seat in Game.objects.get(pk=game.pk).seats.select_related("user")}
 
 
 def test_both_accept_and_a_new_game_starts_with_the_colours_swapped(alice, bob):

@@ -3,21 +3,16 @@ new ratings, rematch with the colours swapped, and one declines the next rematch
 Alice on a laptop in English, Bob on a phone in German. The moves go through the
 real move path (games.services, in a thread outside Playwright's loop); what a
 person clicks (Rematch, Decline) is clicked. Any console or page error fails."""
-from concurrent.futures import ThreadPoolExecutor
-
 import pytest
-from django.db import connection
-from django.test import Client
 from playwright.sync_api import expect
 
 from accounts.models import RatingChange
 from lobby.models import Table
 from tests.accounts.rated_play import finishing_square, play, rated_table
+from tests.lobby.browser_people import LAPTOP, PHONE, in_thread, person
 from tests.lobby.conftest import make_user
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.browser]
-
-LAPTOP, PHONE = {"width": 1366, "height": 768}, {"width": 390, "height": 844}
 
 
 @pytest.fixture(autouse=True)
@@ -25,30 +20,6 @@ def patient_expectations():
     expect.set_options(timeout=15000)
     yield
     expect.set_options(timeout=5000)
-
-
-def in_thread(work, *args, **kwargs):
-    """ORM work that pushes to pages runs outside Playwright's event loop."""
-    def run():
-        try:
-            return work(*args, **kwargs)
-        finally:
-            connection.close()
-    with ThreadPoolExecutor(1) as pool:
-        return pool.submit(run).result()
-
-
-def person(browser, site, user, errors, **context_args):
-    context = browser.new_context(**context_args)
-    client = Client()
-    client.force_login(user)
-    context.add_cookies([{"name": "sessionid", "value": client.cookies["sessionid"].value, "url": site.url}])
-    page = context.new_page()
-    page.set_default_timeout(20000)
-    page.on("console", lambda message: errors.append(f"{message.text} {message.location.get('url', '')}")
-            if message.type == "error" else None)
-    page.on("pageerror", lambda error: errors.append(str(error)))
-    return page
 
 
 def finish(game):
@@ -93,12 +64,12 @@ def test_a_rated_table_finishes_both_see_ratings_rematch_swaps_colours_and_one_d
     expect(phone.locator(".rematch-accepted")).to_contain_text("Revanche angenommen")
     phone.locator("#rematch-accept").click()
 
-    table.refresh_from_db()
     for page in (laptop, phone):  # both pages move to the new game at the same link
-        expect(page.locator("#table-seats")).to_have_attribute("data-game", Table.objects.get(pk=table.pk).game.public_id)
         expect(page.locator("#game-state")).to_have_attribute("data-status", "playing")
         expect(seat_name(page, "black")).to_have_text("Bob")  # colours swapped: Bob moves first
         expect(seat_name(page, "white")).to_have_text("Alice")
+        new_game_id = Table.objects.get(pk=table.pk).game.public_id
+        expect(page.locator("#table-seats")).to_have_attribute("data-game", new_game_id)
     assert page.url.endswith(f"/tables/{table.code}/")
     second_game = Table.objects.get(pk=table.pk).game
     assert second_game.pk != first_game.pk and second_game.rated
