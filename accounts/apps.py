@@ -20,3 +20,9 @@ class AccountsConfig(AppConfig):
         from accounts.guest_games import claim_on_login
 
         user_logged_in.connect(claim_on_login, dispatch_uid="accounts.claim_guest_seats")
+
+        from accounts.ratings import rate_game
+        from games.signals import game_finished
+
+        # Inside the finishing transaction: a rated game is rated exactly once.
+        game_finished.connect(rate_game, dispatch_uid="accounts.rate_game")

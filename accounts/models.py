@@ -41,3 +41,60 @@ class LoginThrottle(models.Model):
 
     def __str__(self):
         return f"{self.key[:12]}…: {self.failures}"
+
+
+class Category(models.TextChoices):
+    """A rating per player in each of these (accounts.ratings.category_of)."""
+
+    REVERSI = "reversi", _("8×8 Reversi")
+    ANTI = "anti", _("Anti-Reversi")
+    OTHER = "other", _("Other boards and options")
+    MULTI = "multi", _("Three and four players")
+
+
+class Rating(models.Model):
+    """A player's openskill rating (Plackett-Luce) in one category, with their record
+    of rated games there. Written only by accounts.ratings.rate_game."""
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="ratings")
+    category = models.CharField(max_length=8, choices=Category.choices)
+    mu = models.FloatField()
+    sigma = models.FloatField()
+    games = models.PositiveIntegerField(default=0)
+    wins = models.PositiveIntegerField(default=0)
+    losses = models.PositiveIntegerField(default=0)
+    draws = models.PositiveIntegerField(default=0)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["user", "category"], name="one_rating_per_category")]
+
+    def __str__(self):
+        return f"{self.user}: {self.category} {self.mu:.2f}±{self.sigma:.2f}"
+
+
+class RatingChange(models.Model):
+    """One rated game of one player: the rating before and after (the history chart)."""
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="rating_changes")
+    game = models.ForeignKey("games.Game", on_delete=models.CASCADE, related_name="rating_changes")
+    category = models.CharField(max_length=8, choices=Category.choices)
+    rank = models.PositiveSmallIntegerField(help_text="1 for the best; tied players share a rank")
+    before = models.IntegerField(help_text="the shown rating before the game")
+    after = models.IntegerField(help_text="the shown rating after the game")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            # A game is rated once, whatever replays its finish.
+            models.UniqueConstraint(fields=["game", "user"], name="one_rating_change_per_game_and_player"),
+        ]
+        ordering = ["created_at", "id"]
+        indexes = [models.Index(fields=["user", "category", "created_at"])]
+
+    def __str__(self):
+        return f"{self.user} in {self.game_id}: {self.before} -> {self.after}"
+
+    @property
+    def delta(self):
+        return self.after - self.before

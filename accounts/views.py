@@ -20,7 +20,8 @@ from django.views.decorators.http import require_http_methods
 
 from accounts import throttle
 from accounts.forms import ProfileForm, SignUpForm
-from accounts.models import Profile
+from accounts.models import Profile, RatingChange
+from accounts.player_page import head_to_head, rating_cards
 from games.access import can_watch
 from games.models import Game
 from games.presentation import colour_name, game_url, variant_label
@@ -106,7 +107,7 @@ def profile(request):
             messages.success(request, _("Your display name is saved."))
             return redirect("profile")
     return render(request, "accounts/profile.html", {
-        "player": request.user, "form": form, "own": True,
+        "player": request.user, "form": form, "own": True, "cards": rating_cards(request.user),
         "rows": game_rows(request.user, Viewer.from_request(request, create=False), own=True),
     }, status=400 if request.method == "POST" else 200)
 
@@ -116,7 +117,8 @@ def player(request, username):
     if user == request.user:
         return redirect("profile")
     return render(request, "accounts/profile.html", {
-        "player": user, "own": False,
+        "player": user, "own": False, "cards": rating_cards(user),
+        "head_to_head": head_to_head(user, request.user) if request.user.is_authenticated else None,
         "rows": game_rows(user, Viewer.from_request(request, create=False), own=False),
     })
 
@@ -141,8 +143,10 @@ def game_rows(user, viewer, own):
     if not own:
         mine = viewer.games().values("pk") if (viewer.user or viewer.guest_token) else Game.objects.none().values("pk")
         games = games.filter(Q(is_public=True) | Q(pk__in=mine))
+    games = list(games[:RECENT_GAMES])
+    changes = {c.game_id: c for c in RatingChange.objects.filter(user=user, game__in=[g.pk for g in games])}
     rows = []
-    for game in games[:RECENT_GAMES]:
+    for game in games:
         seat = next((s for s in game.seats.all() if s.user_id == user.pk), None)
         if seat is None:
             continue
@@ -151,8 +155,11 @@ def game_rows(user, viewer, own):
             "variant": variant_label(game.variant),
             "kind": game.get_kind_display(),
             "colour": colour_name(seat.colour),
-            "opponents": [s.display_name for s in game.seats.all() if s.pk != seat.pk],
+            "opponents": [{"name": s.display_name, "username": s.user.get_username() if s.user_id else ""}
+                          for s in game.seats.all() if s.pk != seat.pk],
             "outcome": outcome(game, seat),
-            "url": game_url(game) if can_watch(game, viewer) else "",
+            "rating_change": changes.get(game.pk),
+            "url": ((reverse("review", args=[game.public_id]) if game.is_over else game_url(game))
+                    if can_watch(game, viewer) else ""),
         })
     return rows

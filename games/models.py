@@ -59,6 +59,8 @@ class Game(models.Model):
     score = models.JSONField(default=dict, blank=True, help_text="official score {colour: points}")
     forfeited = models.JSONField(default=list, blank=True, help_text="colours that left, in order")
     is_public = models.BooleanField(default=False, help_text="anyone with the link may review it")
+    # A rated table's game: rated once, when it finishes (games.signals.game_finished).
+    rated = models.BooleanField(default=False)
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
     finished_at = models.DateTimeField(null=True, blank=True)

@@ -288,7 +288,7 @@ def game_review_context(request, game, viewer, ply=None, error=None):
         imported=False,
         variant_label=variant_label(game.variant),
         players=[{"colour": seat.colour, "colour_name": colour_name(seat.colour), "name": seat.display_name,
-                  "you": seat == my_seat, "computer": seat.is_computer, "left": seat.left_at is not None}
+                  "username": seat.user.get_username() if seat.user_id else "", "you": seat == my_seat, "computer": seat.is_computer, "left": seat.left_at is not None}
                  for seat in seats],
         is_player=my_seat is not None,
         result=result_sentence(game, seats),
@@ -742,6 +742,8 @@ def my_games(request):
             "colour": seat.colour if seat else "",
             "colour_name": colour_name(seat.colour) if seat else "",
             "opponents": [str(s.display_name) for s in seats if s != seat],
+            "opponent_people": [{"name": str(s.display_name), "username": s.user.get_username() if s.user_id else ""}
+                                for s in seats if s != seat],
             "outcome": outcome,
             "outcome_label": OUTCOME_LABELS[outcome],
             "score": scores_text(game.score, order, winner=game.winner) if game.score else "",

@@ -193,9 +193,26 @@ def _play_move(game, square, *, expected_ply, viewer, made_by):
         if updated != 1:
             raise StaleMove(_("The game has moved on; here is the current position."))
         Move.objects.bulk_create(records)
+        if changes.get("status") == Game.Status.FINISHED:
+            _announce_finish(game, board.outcome())
         transaction.on_commit(lambda: game_changed(game.pk))
     game.refresh_from_db()
     return game
+
+
+def _announce_finish(game, outcome):
+    """Inside the finishing transaction: tell the apps above (ratings) how the seats ranked."""
+    from games import signals
+
+    game.refresh_from_db()
+    signals.game_finished.send(sender=Game, game=game, ranking=ranking_with_forfeits(game, outcome))
+
+
+def ranking_with_forfeits(game, outcome):
+    """outcome.ranking with the leavers taken out and put last (RULES §11), the one
+    who left last above those who left before."""
+    stayed = [tuple(c for c in group if c not in game.forfeited) for group in outcome.ranking]
+    return tuple(group for group in stayed if group) + tuple((c,) for c in reversed(game.forfeited))
 
 
 def _state_after(game, board):

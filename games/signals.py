@@ -6,3 +6,10 @@ from django.dispatch import Signal
 # process made the change (daphne for a player's move, a Celery worker for the
 # computer's). Argument: game (fresh from the database).
 state_pushed = Signal()
+
+# Sent by games.services.play_move inside the transaction that finishes a game, once
+# per game (the move that finishes it is applied exactly once). Arguments: game (the
+# finished row, seats prefetched) and ranking (tuples of colours, best first; leavers
+# last, the latest leaver above the earlier ones). A receiver that raises rolls the
+# finishing move back.
+game_finished = Signal()

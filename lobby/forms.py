@@ -18,12 +18,15 @@ class TableForm(VariantForm):
     level = forms.ChoiceField(label=_("Computer level"), choices=Level.choices, initial=Level.NORMAL,
                               help_text=_("For computer seats, players who run out of time and players who leave."))
     is_public = forms.BooleanField(label=_("Public: show the table in the lobby"), required=False, initial=False)
+    rated = forms.BooleanField(label=_("Rated: the result changes the players' ratings"), required=False,
+                               initial=False, help_text=_("Only players with an account sit at a rated table, "
+                                                          "and no seat goes to the computer."))
     seat = forms.ChoiceField(label=_("Your seat"), choices=SEAT_CHOICES, initial="black", widget=OfferSelect,
                              help_text=_("Black moves first, then White, Red and Green."))
     computer = forms.MultipleChoiceField(label=_("Seats for the computer"), choices=SEAT_CHOICES, required=False,
                                          widget=OfferCheckboxes)
 
-    table_fields = ("seat", "computer", "level", "is_public")
+    table_fields = ("seat", "computer", "level", "is_public", "rated")
 
     def offer_possible_choices(self, options):
         super().offer_possible_choices(options)
@@ -31,6 +34,8 @@ class TableForm(VariantForm):
         self.fields["seat"].widget.disabled_values = set(COLOURS) - set(colours)
         seat = self.current_value("seat")
         self.fields["computer"].widget.disabled_values = (set(COLOURS) - set(colours)) | {seat}
+        if self.current_value("rated"):  # a rated table is for people only
+            self.fields["computer"].widget.disabled_values = set(COLOURS)
 
     def clean(self):
         data = super().clean()
@@ -45,6 +50,8 @@ class TableForm(VariantForm):
                     % {"n": variant.players, "colour": colour_name(colour)})
         if seat and seat in computer:
             self.add_error("computer", _("Your own seat cannot go to the computer."))
+        if data.get("rated") and computer:
+            self.add_error("computer", _("A rated table is for people only: give no seat to the computer."))
         return data
 
     @classmethod

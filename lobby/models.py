@@ -56,3 +56,29 @@ class Table(models.Model):
         from django.urls import reverse
 
         return reverse("table", args=[self.code])
+
+
+class Rematch(models.Model):
+    """The offer of a rematch after a table's game ended (lobby.rematch).
+
+    One per finished game: it starts when every person still at the table accepted
+    (computer seats accept by themselves), and ends for all when anyone declines or
+    leaves. `accepted` holds the colours (in the finished game) that accepted.
+    """
+
+    class Status(models.TextChoices):
+        OPEN = "open", _("Open")
+        DECLINED = "declined", _("Declined")
+        STARTED = "started", _("Started")
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="rematches")
+    game = models.OneToOneField(Game, on_delete=models.CASCADE, related_name="rematch",
+                                help_text="the finished game it follows")
+    status = models.CharField(max_length=8, choices=Status.choices, default=Status.OPEN)
+    accepted = models.JSONField(default=list, blank=True)
+    declined_by = models.CharField(max_length=40, blank=True, help_text="the name of who declined or left")
+    new_game = models.ForeignKey(Game, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
+    updated_at = models.DateTimeField(auto_now=True)
+
+    def __str__(self):
+        return f"rematch of {self.game_id}: {self.status}"

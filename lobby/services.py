@@ -23,6 +23,7 @@ from django.template.loader import render_to_string
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 
+from accounts.ratings import category_of, ratings_by_user_and_category, seat_ratings
 from games import Board, broadcast
 from games import services as game_services
 from games.models import Game, Level, Seat
@@ -89,9 +90,11 @@ def can_view(table, viewer):
 
 # -- opening -------------------------------------------------------------------
 
-def open_table(host, variant, *, level=Level.NORMAL, is_public=False, host_colour=None, computer_colours=()):
+def open_table(host, variant, *, level=Level.NORMAL, is_public=False, host_colour=None, computer_colours=(),
+               rated=False):
     """A new table hosted by `host` (a signed-in user) who sits at `host_colour`
-    (default: the first colour); `computer_colours` go to the computer."""
+    (default: the first colour); `computer_colours` go to the computer. A rated
+    table seats only accounts and no computer (accounts.ratings)."""
     colours = variant.colours
     host_colour = host_colour or colours[0]
     computer_colours = set(computer_colours)
@@ -104,9 +107,11 @@ def open_table(host, variant, *, level=Level.NORMAL, is_public=False, host_colou
                             % {"n": variant.players, "colour": colour_name(colour)})
     if host_colour in computer_colours:
         raise GameError(_("Your own seat cannot go to the computer."))
+    if rated and computer_colours:
+        raise GameError(_("A rated table is for people only: give no seat to the computer."))
     with transaction.atomic():
         game = Game.objects.create(kind=Game.Kind.TABLE, variant=variant.to_dict(), level=level,
-                                   status=Game.Status.WAITING, turn="", is_public=is_public)
+                                   status=Game.Status.WAITING, turn="", is_public=is_public, rated=rated)
         Seat.objects.bulk_create(
             Seat(game=game, colour=colour, user=host if colour == host_colour else None,
                  is_computer=colour in computer_colours)
@@ -144,6 +149,8 @@ def join(table, viewer, colour=None, guest_name=""):
     seat, the game starts. Returns the colour taken.
     """
     if viewer.user is None:
+        if table.game.rated:
+            raise GameError(_("This table is rated: sign in or sign up to take a seat."))
         if not viewer.guest_token:
             raise GameError(_("Your browser must accept cookies to take a seat."))
         guest_name = clean_guest_name(guest_name)
@@ -275,9 +282,17 @@ def lobby_tables():
                             created_at__gte=timezone.now() - LOBBY_WAITING_FOR)[:LOBBY_ROWS]
     playing = public.filter(game__status=Game.Status.PLAYING)[:LOBBY_ROWS]
 
+    tables = list(waiting) + list(playing)
+    ratings = lobby_ratings(tables)
+
     def row(table):
         seats = list(table.game.seats.all())
+        category = category_of(table.game.variant)
         return {
+            "rated": table.game.rated, "category": category,
+            "people": [{"name": s.display_name, "username": s.user.get_username() if s.user_id else "",
+                        "rating": ratings.get((s.user_id, category))}
+                       for s in seats if not seat_is_free(s) and not s.is_computer],
             "table": table,
             "code": table.code,
             "variant": variant_label(table.game.variant),
@@ -290,7 +305,14 @@ def lobby_tables():
             "ply": table.game.ply,
         }
 
-    return {"open_tables": [row(t) for t in waiting], "playing_tables": [row(t) for t in playing]}
+    return {"open_tables": [row(t) for t in tables if t.game.status == Game.Status.WAITING],
+            "playing_tables": [row(t) for t in tables if t.game.status == Game.Status.PLAYING]}
+
+
+def lobby_ratings(tables):
+    """Every seated account's rating in its table's category, in one query."""
+    return ratings_by_user_and_category(
+        (seat.user_id, category_of(table.game.variant)) for table in tables for seat in table.game.seats.all())
 
 
 def render_lobby():
@@ -335,8 +357,12 @@ def seats_view(table, viewer):
             "is_host": seat.user_id is not None and seat.user_id == table.host_id,
             "is_me": seat is mine,
         })
+    _add_ratings(game, seats, rows)
     waiting = game.status == Game.Status.WAITING
+    from lobby import rematch  # it builds on this module
+
     return {
+        "rematch": rematch.offer(table, game, seats, mine),
         "table": table, "game": game, "seats": rows, "my_seat": mine,
         "status": game.status,
         "free_count": sum(1 for r in rows if r["kind"] == "free"),
@@ -345,6 +371,13 @@ def seats_view(table, viewer):
         "can_leave": game.status == Game.Status.PLAYING and mine is not None and mine.left_at is None,
         "has_left": mine is not None and mine.left_at is not None,
     }
+
+
+def _add_ratings(game, seats, rows):
+    """Each account's rating in the game's category; after a rated game, its change too."""
+    found = seat_ratings(game, seats)
+    for row in rows:
+        row["rating"] = found.get(row["colour"]) if row["kind"] in ("player", "left") else None
 
 
 def render_seats(table, viewer, request=None):

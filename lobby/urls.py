@@ -1,6 +1,6 @@
 from django.urls import path
 
-from lobby import views
+from lobby import rematch_views, views
 
 urlpatterns = [
     path("tables/new/", views.table_new, name="table_new"),
@@ -10,5 +10,7 @@ urlpatterns = [
     path("tables/<str:code>/guest/", views.sit_as_guest, name="table_guest"),
     path("tables/<str:code>/leave/", views.leave, name="table_leave"),
     path("tables/<str:code>/move/", views.move, name="table_move"),
+    path("tables/<str:code>/rematch/", rematch_views.accept, name="table_rematch"),
+    path("tables/<str:code>/rematch/decline/", rematch_views.decline, name="table_rematch_decline"),
     path("lobby/", views.lobby, name="lobby"),
 ]

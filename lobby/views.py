@@ -25,6 +25,7 @@ from games.params import whole_number
 from games.presentation import colour_name, game_state, variant_label
 from games.services import GameError, Viewer
 from lobby import services
+from lobby.filters import LobbyFilterForm
 from lobby.forms import CodeForm, GuestForm, TableForm
 from lobby.services import TableNotFound, TooManyCodeGuesses
 
@@ -46,7 +47,8 @@ def table_new(request):
             try:
                 table = services.open_table(
                     request.user, data["variant"], level=data["level"], is_public=data["is_public"],
-                    host_colour=data["seat"], computer_colours=data["computer"])
+                    host_colour=data["seat"], computer_colours=data["computer"],
+                    rated=data["rated"])
             except GameError as error:
                 form.add_error(None, str(error))
             else:
@@ -84,7 +86,9 @@ def join_with_code(request):
 @guests_not_allowed
 @require_GET
 def lobby(request):
-    return render(request, "lobby/lobby.html", {**services.lobby_tables(), "code_form": CodeForm()})
+    filter_form = LobbyFilterForm(request.GET or None)
+    return render(request, "lobby/lobby.html", {**services.lobby_tables(), "code_form": CodeForm(),
+                                                "filter_form": filter_form, "shown": filter_form.shown()})
 
 
 def find_by_code(request, code, viewer=None):
@@ -140,7 +144,8 @@ def table(request, code):
         "move_seconds": f"{settings.MOVE_TIME_LIMIT:g}",
         "seats_html": services.render_seats(table, viewer, request=request),
         "guest_form": GuestForm(free_colours=services.free_colours(game))
-        if (game.status == Game.Status.WAITING and seat is None and not request.user.is_authenticated) else None,
+        if (game.status == Game.Status.WAITING and seat is None and not request.user.is_authenticated
+            and not game.rated) else None,
         "sign_in_query": urlencode({"next": table.get_absolute_url()}),
     }
     if game.status != Game.Status.WAITING:
@@ -210,6 +215,10 @@ def leave(request, code):
             return redirect("table", code=table.code)
         return render(request, "lobby/leave.html", {"table": table, "game": table.game, "seat": seat,
                                                     "colour": colour_name(seat.colour)})
+    if table.game.is_over:
+        from lobby.rematch_views import leave_after_game
+
+        return leave_after_game(request, table, viewer)
     try:
         outcome = services.leave(table, viewer)
     except GameError as error:

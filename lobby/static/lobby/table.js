@@ -1,5 +1,6 @@
-// A table page: the move countdown, reloading when the game starts, the viewer's seat,
-// the free seats of the guest form, hiding the invitation of a closed table, copying the link.
+// A table page: the move countdown, reloading when the game starts or a rematch begins,
+// the viewer's seat, the free seats of the guest form, hiding the invitation of a closed
+// table, copying the link.
 (function () {
   "use strict";
   var page = document.getElementById("game");
@@ -22,6 +23,9 @@
     clock.classList.toggle("urgent", left <= 10);
   }
 
+  // The game the page was served with: a rematch makes a new game at the table.
+  var servedGame = (document.getElementById("table-seats") || {dataset: {}}).dataset.game;
+
   // A form of this page on its way (taking a seat): its answer brings the page this
   // person lands on, with the session that holds their seat. Reloading for a push
   // meanwhile would cancel it and could load the page without that seat.
@@ -40,6 +44,10 @@
       Array.prototype.forEach.call(document.querySelectorAll(".invite, .take-seat"), function (part) { part.hidden = true; });
     }
     if (submitting) return;
+    if (servedGame && seats.dataset.game && seats.dataset.game !== servedGame) {
+      window.location.reload();
+      return;
+    }
     // The page was served while the table waited for players: once it starts, show the board.
     if (page.dataset.tableStatus === "waiting" && (seats.dataset.status === "playing" || seats.dataset.status === "finished")) {
       window.location.reload();

@@ -1,0 +1,136 @@
+"""A rematch at a table whose game ended.
+
+Every person still seated (not a leaver) is offered it; it starts when all of them
+accepted (computer seats accept by themselves). The new game is a NEW Game at the same
+table (same code and link; the finished one stays reviewable): the same variant and
+options with blocked squares drawn again, and the colours rotated so that whoever moved
+first moves last. A leaver's seat is free in it, so the table waits for someone to take
+it. Anyone declining, or leaving, ends the offer for all.
+
+Every change happens under a lock on the table row and then on the finished game
+(SQLite's IMMEDIATE transactions serialise writers anyway) and names the game it
+answers, so two people accepting at once, or one pressing twice, start one game.
+"""
+from django.db import transaction
+from django.utils.translation import gettext as _
+
+from games import Variant
+from games import services as game_services
+from games.models import Game, Seat
+from games.services import GameError, NotYourTurn
+from lobby import services
+from lobby.models import Rematch, Table
+
+
+def _locked(table, game_id):
+    """(table, finished game) locked, or a GameError when `game_id` is not the table's
+    finished game. Returns (table, None) when that game's rematch already started."""
+    table = Table.objects.select_for_update().get(pk=table.pk)
+    if str(table.game.public_id) != str(game_id):
+        started = Rematch.objects.filter(table=table, game__public_id=game_id, status=Rematch.Status.STARTED)
+        if started.exists():
+            return table, None
+        raise GameError(_("This table has moved on to another game. Reload the page."))
+    game = Game.objects.select_for_update().get(pk=table.game_id)
+    if game.status != Game.Status.FINISHED or game.is_abandoned:
+        raise GameError(_("A rematch can be played once the game has ended."))
+    return table, game
+
+
+def people_still_seated(seats):
+    return [seat for seat in seats if not seat.is_computer and seat.left_at is None
+            and (seat.user_id or seat.guest_token)]
+
+
+def accept(table, viewer, game_id):
+    """The viewer accepts a rematch of `game_id`. Returns the new game once it started
+    (also for a repeated press after the start), else None."""
+    with transaction.atomic():
+        table, game = _locked(table, game_id)
+        if game is None:
+            return Rematch.objects.get(table=table, game__public_id=game_id).new_game
+        seats = list(game.seats.select_related("user"))
+        seat = next((s for s in people_still_seated(seats) if s.belongs_to(viewer)), None)
+        if seat is None:
+            raise NotYourTurn(_("Only the players still at the table can accept a rematch."))
+        rematch, _created = Rematch.objects.get_or_create(game=game, defaults={"table": table})
+        if rematch.status == Rematch.Status.DECLINED:
+            raise GameError(_("The rematch was declined."))
+        rematch.accepted = sorted(set(rematch.accepted) | {seat.colour})
+        new_game = None
+        if {s.colour for s in people_still_seated(seats)} <= set(rematch.accepted):
+            new_game = _start_rematch(table, game, seats)
+            rematch.status, rematch.new_game = Rematch.Status.STARTED, new_game
+        rematch.save()
+        transaction.on_commit(lambda: services.table_changed(table.pk, lobby=table.is_public))
+    return new_game
+
+
+def decline(table, viewer, game_id):
+    """The viewer declines (or leaves): the offer ends for everyone. Nothing happens
+    once the rematch started (leaving it is leaving the new game)."""
+    with transaction.atomic():
+        table, game = _locked(table, game_id)
+        if game is None:
+            raise GameError(_("The rematch has already started."))
+        seat = next((s for s in people_still_seated(game.seats.select_related("user")) if s.belongs_to(viewer)), None)
+        if seat is None:
+            raise NotYourTurn(_("Only the players still at the table can decline a rematch."))
+        rematch, _created = Rematch.objects.get_or_create(game=game, defaults={"table": table})
+        if rematch.status == Rematch.Status.OPEN:
+            rematch.status, rematch.declined_by = Rematch.Status.DECLINED, str(seat.display_name)[:40]
+            rematch.save()
+        transaction.on_commit(lambda: services.table_changed(table.pk, lobby=table.is_public))
+
+
+def rotated(colours, index):
+    """The colour of seat `index` in the rematch: one step back in the turn order, so
+    the first player moves last."""
+    return colours[(index - 1) % len(colours)]
+
+
+def _start_rematch(table, game, seats):
+    old = Variant.from_dict(game.variant)
+    variant = game_services.build_variant(
+        board=old.board, players=old.players, anti=old.anti, free_opening=old.free_opening,
+        blocked=len(old.blocked), handicap=old.handicap, handicap_colour=old.handicap_colour)
+    new = Game.objects.create(kind=Game.Kind.TABLE, variant=variant.to_dict(), level=game.level,
+                              status=Game.Status.WAITING, turn="", is_public=game.is_public, rated=game.rated)
+    by_colour = {seat.colour: seat for seat in seats}
+    new_seats = []
+    for index, colour in enumerate(old.colours):
+        seat = by_colour[colour]
+        stays = seat.left_at is None
+        new_seats.append(Seat(
+            game=new, colour=rotated(variant.colours, index), is_computer=seat.is_computer,
+            user=seat.user if stays else None, guest_token=seat.guest_token if stays else "",
+            guest_name=seat.guest_name if stays else ""))
+    new_seats.sort(key=lambda seat: variant.colours.index(seat.colour))  # listed in turn order
+    Seat.objects.bulk_create(new_seats)
+    Table.objects.filter(pk=table.pk).update(game=new)
+    if all(seat.is_computer or seat.user_id or seat.guest_token for seat in new_seats):
+        services._start(new)
+        new.refresh_from_db()
+    return new
+
+
+def offer(table, game, seats, mine):
+    """What the seats panel shows of the rematch, for the viewer seated at `mine`."""
+    if game.status != Game.Status.FINISHED or game.is_abandoned:
+        return None
+    rematch = Rematch.objects.filter(game=game).first()
+    status = rematch.status if rematch else Rematch.Status.OPEN
+    accepted = set(rematch.accepted) if rematch else set()
+    asked = people_still_seated(seats)
+    still_seated = mine is not None and mine in asked
+    return {
+        "status": status,
+        "game_id": game.public_id,
+        "declined_by": rematch.declined_by if rematch else "",
+        "accepted": [str(s.display_name) for s in asked if s.colour in accepted],
+        "waiting_for": [str(s.display_name) for s in asked if s.colour not in accepted],
+        "can_accept": still_seated and status == Rematch.Status.OPEN and mine.colour not in accepted,
+        "has_accepted": still_seated and mine.colour in accepted,
+        "can_decline": still_seated and status == Rematch.Status.OPEN,
+        "can_leave": still_seated,
+    }
