@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('games', '0003_h12b_abandoned'),
+        ('games', '0003_abandoned_ending'),
     ]
 
     operations = [

@@ -9,7 +9,7 @@ class Migration(migrations.Migration):
 
     dependencies = [
         ('accounts', '0001_initial'),
-        ('games', '0004_h17_ratings'),
+        ('games', '0004_game_rated'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 

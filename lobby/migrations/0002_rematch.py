@@ -7,7 +7,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('games', '0004_h17_ratings'),
+        ('games', '0004_game_rated'),
         ('lobby', '0001_initial'),
     ]
 
