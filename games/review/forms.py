@@ -7,7 +7,7 @@ from django.db.models import Exists, OuterRef, Q
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from games import Board, IllegalMoveError, InvalidVariantError, NotationError, Variant, parse_transcript
+from games import Board, IllegalMoveError, InvalidVariantError, Variant
 from games.forms import VariantForm
 from games.models import Game, Seat
 from games.presentation import BOARD_NAMES
@@ -17,47 +17,30 @@ from games.variant_errors import variant_error_message
 
 # -- import ---------------------------------------------------------------------------
 
-def illegal_move_message(variant, moves, error):
+# Why a move is illegal, by the rules core's IllegalMoveError.reason ("must-pass" never
+# reaches an import: Board.from_transcript puts the due pass in itself).
+ILLEGAL_MOVE_REASONS = {
+    "game-over": gettext_lazy("the game was already over"),
+    "may-not-pass": gettext_lazy("a player may only pass when they have no legal move"),
+    "not-a-square": gettext_lazy("there is no such square on this board"),
+    "removed": gettext_lazy("that square is not part of the board"),
+    "occupied": gettext_lazy("that square is already taken"),
+    "not-centre": gettext_lazy("the first four moves go on the central squares"),
+    "no-flips": gettext_lazy("it flips no stones"),
+    "not-adjacent": gettext_lazy("it touches no stone"),
+}
+
+
+def illegal_move_message(error):
     """'Move 12 (d9) is not legal: that square is already taken.', translated."""
     number = error.number
     if number is None:
         return _("The record cannot be replayed.")
-    if error.move is None:
+    if error.reason == "unreadable":
         return _("Move %(number)d cannot be read.") % {"number": number}
-    move = error.move
-    try:
-        board = Board.from_transcript(variant, list(moves[:number - 1]))
-    except IllegalMoveError:  # pragma: no cover - the moves before the first illegal one are legal
-        board = None
-    reason = _("it is not allowed here")
-    if board is not None:
-        geometry = board.geometry
-        if board.is_game_over():
-            reason = _("the game was already over")
-        elif move == "pass":
-            reason = _("a player may only pass when they have no legal move")
-        elif not _is_square(geometry, move):
-            reason = _("there is no such square on this board")
-        elif not geometry.is_playable(move):
-            reason = _("that square is not part of the board")
-        elif move in board.stones():
-            reason = _("that square is already taken")
-        elif variant.free_opening and geometry.centre & ~board.occupied:
-            reason = _("the first four moves go on the central squares")
-        elif variant.players == 2 or any(board.flips(m) for m in board.legal_moves):
-            reason = _("it flips no stones")
-        else:
-            reason = _("it touches no stone")
+    reason = ILLEGAL_MOVE_REASONS.get(error.reason, gettext_lazy("it is not allowed here"))
     return _("Move %(number)d (%(move)s) is not legal: %(reason)s.") % {
-        "number": number, "move": move, "reason": reason}
-
-
-def _is_square(geometry, name):
-    try:
-        geometry.square_index(name)
-    except ValueError:
-        return False
-    return True
+        "number": number, "move": error.move, "reason": reason}
 
 
 class ImportForm(VariantForm):
@@ -91,11 +74,7 @@ class ImportForm(VariantForm):
         try:
             board = Board.from_transcript(variant, moves)
         except IllegalMoveError as error:
-            try:
-                listed = moves if isinstance(moves, list) else parse_transcript(moves)
-            except NotationError:
-                listed = []
-            raise forms.ValidationError(illegal_move_message(variant, listed, error), code="illegal_move") from None
+            raise forms.ValidationError(illegal_move_message(error), code="illegal_move") from None
         data["variant"] = variant
         data["replayed"] = board
         return data
