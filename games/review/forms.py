@@ -2,7 +2,6 @@
 from urllib.parse import urlencode
 
 from django import forms
-from django.contrib.auth import get_user_model
 from django.db.models import Exists, OuterRef, Q
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
@@ -160,9 +159,8 @@ class GamesFilter(forms.Form):
             games = games.exclude(finished)
         opponent = (data.get("opponent") or "").strip()
         if opponent:
-            named = Q(guest_name__icontains=opponent) | Q(user__username__icontains=opponent)
-            if any(f.name == "display_name" for f in get_user_model()._meta.get_fields()):
-                named |= Q(user__display_name__icontains=opponent)
+            named = (Q(guest_name__icontains=opponent) | Q(user__username__icontains=opponent)
+                     | Q(user__profile__display_name__icontains=opponent))
             if opponent.lower() in str(_("Computer")).lower() or opponent.lower() in "computer":
                 named |= Q(is_computer=True)
             others = Seat.objects.filter(game=OuterRef("pk")).exclude(mine).filter(named)
