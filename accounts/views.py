@@ -21,10 +21,9 @@ from django.views.decorators.http import require_http_methods
 from accounts import throttle
 from accounts.forms import ProfileForm, SignUpForm
 from accounts.models import Profile
-from games.access import can_watch
+from games.access import Viewer, can_watch
 from games.models import Game
 from games.presentation import colour_name, game_url, variant_label
-from games.services import Viewer
 
 RECENT_GAMES = 20
 

@@ -9,13 +9,11 @@ scheduled and the new state is pushed to every page showing the game.
 """
 import logging
 import random
-import secrets
-from dataclasses import dataclass
 from datetime import timedelta
 
 from django.conf import settings
 from django.db import transaction
-from django.db.models import F, Q
+from django.db.models import F
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from kombu.exceptions import OperationalError as KombuOperationalError
@@ -26,7 +24,6 @@ from games.models import Game, Level, Move, Seat
 
 log = logging.getLogger(__name__)
 
-GUEST_TOKEN_KEY = "guest_token"
 # What Redis being away looks like: redis-py's errors (the channel layer), kombu's
 # (the Celery broker, after its own retries) and the sockets underneath.
 UNREACHABLE = (RedisError, KombuOperationalError, OSError)
@@ -52,40 +49,6 @@ class OutOfTime(GameError):
     """The player's move came after their deadline (and its grace): the computer moved for them."""
 
     status = 409
-
-
-@dataclass(frozen=True)
-class Viewer:
-    """Who is asking: a signed-in user and/or a guest's session token."""
-
-    user: object = None
-    guest_token: str = ""
-
-    @classmethod
-    def from_request(cls, request, create=True):
-        token = request.session.get(GUEST_TOKEN_KEY, "")
-        if not token and create:
-            token = secrets.token_urlsafe(24)
-            request.session[GUEST_TOKEN_KEY] = token
-        user = request.user if request.user.is_authenticated else None
-        return cls(user=user, guest_token=token)
-
-    @classmethod
-    def from_scope(cls, scope):
-        user = scope.get("user")
-        session = scope.get("session")
-        token = session.get(GUEST_TOKEN_KEY, "") if session is not None else ""
-        return cls(user=user if getattr(user, "is_authenticated", False) else None, guest_token=token)
-
-    def seat_in(self, game):
-        return next((seat for seat in game.seats.all() if seat.belongs_to(self)), None)
-
-    def games(self):
-        """Every game this viewer has a seat in."""
-        mine = Q(seats__guest_token=self.guest_token) if self.guest_token else Q(pk__in=[])
-        if self.user is not None:
-            mine |= Q(seats__user=self.user)
-        return Game.objects.filter(mine).distinct()
 
 
 # -- a guest signing up or in ------------------------------------------------

@@ -5,29 +5,20 @@ answer htmx requests with the state fragment (errors included, nothing changed)
 or, without JavaScript, redirect back to the game page.
 """
 from django.contrib import messages
-from django.http import Http404, HttpResponse
+from django.http import HttpResponse
 from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from games import services
-from games.access import can_watch
+from games.access import Viewer, find_game
 from games.broadcast import render_state
 from games.forms import LevelForm, PlayForm, variant_query
 from games.models import Game, Level
 from games.params import whole_number
 from games.presentation import colour_name, game_state, variant_label
-from games.services import GameError, Viewer
-
-
-def find_game(request, public_id):
-    """The game, if this viewer may see it; 404 otherwise (existence is not revealed)."""
-    game = Game.objects.filter(public_id=public_id).prefetch_related("seats").first()
-    viewer = Viewer.from_request(request)
-    if game is None or not can_watch(game, viewer):
-        raise Http404("No such game.")
-    return game, viewer
+from games.services import GameError
 
 
 @require_http_methods(["GET", "POST"])

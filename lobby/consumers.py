@@ -8,8 +8,8 @@ from django.template.loader import render_to_string
 from django.utils import translation
 
 from games import broadcast
+from games.access import Viewer
 from games.consumers import requested_language
-from games.services import Viewer
 from lobby import services
 from lobby.models import Table
 

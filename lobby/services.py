@@ -25,6 +25,7 @@ from django.utils.translation import gettext as _
 
 from games import Board, broadcast
 from games import services as game_services
+from games.access import can_watch
 from games.models import Game, Level, Seat
 from games.presentation import colour_name, variant_label
 from games.services import GameError, NotYourTurn
@@ -82,8 +83,6 @@ def find_table(code):
 def can_view(table, viewer):
     """Who may open a table page: anyone holding the code while it waits for players;
     once it plays, its players, and everyone if the table is public (games.access)."""
-    from games.access import can_watch
-
     return table.game.status == Game.Status.WAITING or can_watch(table.game, viewer)
 
 
@@ -154,7 +153,7 @@ def join(table, viewer, colour=None, guest_name=""):
         if game.status != Game.Status.WAITING:
             raise GameError(_("This table is full and already playing. You can watch it."))
         seats = list(game.seats.select_related("user"))
-        if any(seat.belongs_to(viewer) for seat in seats):
+        if viewer.seat_among(seats) is not None:
             raise GameError(_("You already have a seat at this table."))
         free = [seat for seat in seats if seat_is_free(seat)]
         if colour:
@@ -213,7 +212,7 @@ def leave(table, viewer):
             # Started (or finished) meanwhile: leaving now is a forfeit; let the caller ask again.
             raise GameError(_("The game has started meanwhile. Reload the page to leave it."))
         seats = list(game.seats.select_related("user"))
-        seat = next((s for s in seats if s.belongs_to(viewer)), None)
+        seat = viewer.seat_among(seats)
         if seat is None:
             raise NotYourTurn(_("You have no seat at this table."))
         Seat.objects.filter(pk=seat.pk).update(user=None, guest_token="", guest_name="")
@@ -315,7 +314,7 @@ def seats_view(table, viewer):
     """The seats panel of a table page, for this viewer."""
     game = table.game
     seats = list(game.seats.select_related("user__profile"))
-    mine = next((s for s in seats if s.belongs_to(viewer)), None)
+    mine = viewer.seat_among(seats)
     rows = []
     for seat in seats:
         if seat.is_computer:

@@ -19,11 +19,12 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from accounts import throttle
 from games import services as game_services
+from games.access import Viewer
 from games.broadcast import render_state
 from games.models import Game
 from games.params import whole_number
 from games.presentation import colour_name, game_state, variant_label
-from games.services import GameError, Viewer
+from games.services import GameError
 from lobby import services
 from lobby.forms import CodeForm, GuestForm, TableForm
 from lobby.services import TableNotFound, TooManyCodeGuesses

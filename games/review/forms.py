@@ -144,7 +144,7 @@ class GamesFilter(forms.Form):
         elif option == "standard":
             games = games.filter(variant__anti=False, variant__free_opening=False, variant__handicap=0,
                                  variant__blocked__0__isnull=True)
-        mine = seats_of(viewer)
+        mine = viewer.seats()
         my_seats = Seat.objects.filter(mine, game=OuterRef("pk"))
         result = data.get("result")
         finished = Q(status=Game.Status.FINISHED)
@@ -173,11 +173,3 @@ class GamesFilter(forms.Form):
         params = {name: data[name] for name in self.fields if data.get(name)}
         params.update(extra)
         return urlencode(params)
-
-
-def seats_of(viewer):
-    """Q for the seats of `viewer` (user and/or guest session)."""
-    mine = Q(guest_token=viewer.guest_token) if viewer.guest_token else Q(pk__in=[])
-    if viewer.user is not None:
-        mine |= Q(user=viewer.user)
-    return mine

@@ -2,7 +2,7 @@
 sharing, analysis and My games (what each URL does: games/review/__init__.py)."""
 from django.contrib import messages
 from django.core.paginator import Paginator
-from django.http import Http404, HttpResponse, HttpResponseForbidden, JsonResponse
+from django.http import HttpResponse, HttpResponseForbidden, JsonResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.cache import patch_vary_headers
@@ -11,7 +11,7 @@ from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from games import analysis as analysis_service
-from games.access import can_watch
+from games.access import Viewer, find_game
 from games.charts import stone_chart
 from games.models import Game, GameAnalysis, Move
 from games.params import whole_number
@@ -21,23 +21,8 @@ from games.presentation import (
 )
 from games.review.forms import GamesFilter, ImportForm
 from games.review.records import game_record, import_query, replay_game, replay_moves
-from games.services import Viewer
 
 GAMES_PER_PAGE = 20
-
-
-# -- finding games -------------------------------------------------------------
-
-def find_game(request, public_id):
-    """The game and the viewer, if this viewer may see it; 404 otherwise.
-
-    No guest token is created: a visitor following a public link stays anonymous.
-    """
-    viewer = Viewer.from_request(request, create=False)
-    game = Game.objects.filter(public_id=public_id).prefetch_related("seats").first()
-    if game is None or not can_watch(game, viewer):
-        raise Http404("No such game.")
-    return game, viewer
 
 
 # -- the review page ---------------------------------------------------------------
@@ -177,14 +162,14 @@ def names_by_colour(seats):
 
 @require_GET
 def review(request, public_id):
-    game, viewer = find_game(request, public_id)
+    game, viewer = find_game(request, public_id, create_guest=False)
     return render_review(request, game_review_context(request, game, viewer))
 
 
 def game_review_context(request, game, viewer, ply=None, error=None):
     replay = replay_game(game)
     seats = list(game.seats.select_related("user"))
-    my_seat = next((seat for seat in seats if seat.belongs_to(viewer)), None)
+    my_seat = viewer.seat_among(seats)
     ply = requested_ply(request, replay.last) if ply is None else min(max(ply, 0), replay.last)
     base = reverse("review", args=[game.public_id])
     record = GameAnalysis.objects.filter(game=game).first()
@@ -214,7 +199,7 @@ def game_review_context(request, game, viewer, ply=None, error=None):
 
 @require_GET
 def transcript(request, public_id):
-    game, _viewer = find_game(request, public_id)
+    game, _viewer = find_game(request, public_id, create_guest=False)
     response = HttpResponse(replay_game(game).final.transcript() + "\n", content_type="text/plain; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="reversi-{game.public_id}.txt"'
     return response
@@ -222,7 +207,7 @@ def transcript(request, public_id):
 
 @require_GET
 def record(request, public_id):
-    game, _viewer = find_game(request, public_id)
+    game, _viewer = find_game(request, public_id, create_guest=False)
     response = JsonResponse(game_record(game, request.build_absolute_uri(reverse("review", args=[game.public_id]))), json_dumps_params={"ensure_ascii": False, "indent": 1})
     response["Content-Disposition"] = f'attachment; filename="reversi-{game.public_id}.json"'
     return response
@@ -281,7 +266,7 @@ def back_to_review(request, game):
 @require_POST
 def set_public(request, public_id):
     """A player makes a finished game public (anyone with the link may review it) or private."""
-    game, viewer = find_game(request, public_id)
+    game, viewer = find_game(request, public_id, create_guest=False)
     if viewer.seat_in(game) is None:
         return HttpResponseForbidden(_("Only the players can share this game."))
     if not game.is_over:
@@ -306,7 +291,7 @@ def set_public(request, public_id):
 @require_POST
 def analyse(request, public_id):
     """Anyone who may see a finished game asks the computer to analyse it (once; stored)."""
-    game, viewer = find_game(request, public_id)
+    game, viewer = find_game(request, public_id, create_guest=False)
     error = None
     try:
         analysis_service.request_analysis(game)
@@ -355,7 +340,7 @@ def my_games(request):
     rows = []
     for game in page:
         seats = list(game.seats.all())
-        seat = next((s for s in seats if s.belongs_to(viewer)), None)
+        seat = viewer.seat_among(seats)
         outcome = outcome_for(game, seat)
         order = game.variant_obj.colours
         rows.append({

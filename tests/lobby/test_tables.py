@@ -11,8 +11,9 @@ from django.urls import reverse
 from django.utils import timezone
 
 from games import Board, Variant
+from games.access import Viewer
 from games.models import Game, Move
-from games.services import GameError, NotYourTurn, Viewer, computer_move, play_move, timeout_move
+from games.services import GameError, NotYourTurn, computer_move, play_move, timeout_move
 from lobby import services
 from lobby.models import CODE_ALPHABET, CODE_LENGTH, Table, normalise_code
 from tests.lobby.conftest import signed_in
