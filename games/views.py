@@ -4,20 +4,17 @@ Views stay thin: they find the game and the viewer, call games.services, and
 answer htmx requests with the state fragment (errors included, nothing changed)
 or, without JavaScript, redirect back to the game page.
 """
-from django.contrib import messages
 from django.http import HttpResponse
 from django.shortcuts import redirect, render
-from django.template.loader import render_to_string
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from games import services
 from games.access import Viewer, find_game
-from games.broadcast import render_state
 from games.forms import LevelForm, PlayForm, variant_query
 from games.models import Game, Level
-from games.params import whole_number
 from games.presentation import colour_name, game_state, variant_label
+from games.responses import expected_ply, respond
 from games.services import GameError
 
 
@@ -69,24 +66,6 @@ def game_page(request, public_id):
         new_game_query=variant_query(game.variant_obj, game.level),
     )
     return render(request, "games/game.html", context)
-
-
-def respond(request, game, error=None):
-    """htmx: the state fragment plus the message line. Plain form posts: redirect."""
-    if not request.htmx:
-        if error:
-            messages.error(request, str(error))
-        return redirect("play_game", public_id=game.public_id)
-    html = render_state(game) + render_to_string("games/includes/message.html",
-                                                 {"error": error, "version": game.version})
-    return HttpResponse(html, status=error.status if error else 200)
-
-
-def expected_ply(request):
-    ply = whole_number(request.POST.get("ply"))
-    if ply is None:
-        raise GameError(_("The move came without the position it was meant for; reload the page."))
-    return ply
 
 
 @require_POST
