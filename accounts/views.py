@@ -21,9 +21,9 @@ from django.views.decorators.http import require_http_methods
 from accounts import throttle
 from accounts.forms import ProfileForm, SignUpForm
 from accounts.models import Profile
-from games.access import Viewer, can_watch
+from games.access import Viewer
+from games.history import game_row
 from games.models import Game
-from games.presentation import colour_name, game_url, variant_label
 
 RECENT_GAMES = 20
 
@@ -120,38 +120,11 @@ def player(request, username):
     })
 
 
-def outcome(game, seat):
-    if game.status == Game.Status.WAITING:
-        return _("waiting for players")
-    if not game.is_over:
-        return _("left") if seat.left_at else _("playing")
-    if game.is_abandoned:
-        return _("abandoned")
-    if seat.colour in game.forfeited:
-        return _("lost (left the table)")
-    if not game.winner:
-        return _("draw")
-    return _("won") if seat.colour == game.winner else _("lost")
-
-
 def game_rows(user, viewer, own):
     """The player's most recent games; on another player's page only those the viewer may watch."""
     games = Viewer(user=user).games().prefetch_related("seats__user__profile", "tables")
     if not own:
         mine = viewer.games().values("pk") if (viewer.user or viewer.guest_token) else Game.objects.none().values("pk")
         games = games.filter(Q(is_public=True) | Q(pk__in=mine))
-    rows = []
-    for game in games[:RECENT_GAMES]:
-        seat = next((s for s in game.seats.all() if s.user_id == user.pk), None)
-        if seat is None:
-            continue
-        rows.append({
-            "game": game,
-            "variant": variant_label(game.variant),
-            "kind": game.get_kind_display(),
-            "colour": colour_name(seat.colour),
-            "opponents": [s.display_name for s in game.seats.all() if s.pk != seat.pk],
-            "outcome": outcome(game, seat),
-            "url": game_url(game) if can_watch(game, viewer) else "",
-        })
-    return rows
+    player = Viewer(user=user)
+    return [game_row(game, player.seat_in(game), viewer) for game in games[:RECENT_GAMES]]

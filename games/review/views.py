@@ -13,11 +13,11 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from games import analysis as analysis_service
 from games.access import Viewer, find_game
 from games.charts import stone_chart
+from games.history import game_row
 from games.models import Game, GameAnalysis, Move
 from games.params import whole_number
 from games.presentation import (
-    board_view, colour_name, counts_view, game_url, move_sentence, result_sentence, score_sentence, scores_text,
-    variant_label,
+    board_view, colour_name, counts_view, move_sentence, result_sentence, score_sentence, variant_label,
 )
 from games.review.forms import GamesFilter, ImportForm
 from games.review.records import game_record, import_query, replay_game, replay_moves
@@ -310,26 +310,6 @@ def analyse(request, public_id):
 
 
 # -- My games ----------------------------------------------------------------------------------
-def outcome_for(game, seat):
-    """'won' / 'lost' / 'draw' / 'playing' from the point of view of `seat`."""
-    if not game.is_over:
-        return "playing"
-    if game.is_abandoned:
-        return "abandoned"
-    if not game.winner:
-        return "draw"
-    return "won" if seat is not None and seat.colour == game.winner else "lost"
-
-
-OUTCOME_LABELS = {
-    "playing": gettext_lazy("playing"),
-    "draw": gettext_lazy("draw"),
-    "won": gettext_lazy("won"),
-    "lost": gettext_lazy("lost"),
-    "abandoned": gettext_lazy("abandoned"),
-}
-
-
 @require_GET
 def my_games(request):
     """Every game the viewer played (account and this browser's guest session), newest first."""
@@ -337,25 +317,7 @@ def my_games(request):
     form = GamesFilter(request.GET)
     games = form.filter(viewer.games(), viewer).prefetch_related("seats__user", "tables").order_by("-created_at", "-pk")
     page = Paginator(games, GAMES_PER_PAGE).get_page(request.GET.get("page"))
-    rows = []
-    for game in page:
-        seats = list(game.seats.all())
-        seat = viewer.seat_among(seats)
-        outcome = outcome_for(game, seat)
-        order = game.variant_obj.colours
-        rows.append({
-            "game": game,
-            "variant": variant_label(game.variant),
-            "colour": seat.colour if seat else "",
-            "colour_name": colour_name(seat.colour) if seat else "",
-            "opponents": [str(s.display_name) for s in seats if s != seat],
-            "outcome": outcome,
-            "outcome_label": OUTCOME_LABELS[outcome],
-            "score": scores_text(game.score, order, winner=game.winner) if game.score else "",
-            "review_url": reverse("review", args=[game.public_id]),
-            "play_url": game_url(game) if not game.is_over else "",
-            "kind": game.get_kind_display(),
-        })
+    rows = [game_row(game, viewer.seat_in(game), viewer) for game in page]
     return render(request, "games/my_games.html", {
         "page": page, "rows": rows, "filter": form, "query": form.query(),
         "filtered": any(form.data.get(name) for name in form.fields),

@@ -99,3 +99,17 @@ def test_a_guest_sees_the_games_of_their_session(client):
     store_game(WIPEOUT, players=["browser-2"])
     assert listed(client) == [game.public_id]
     assert listed(client, "?result=won") == [game.public_id]
+
+
+def test_a_game_i_left_reads_the_same_on_my_games_and_my_profile(client, make_user):
+    me, rival = make_user("me"), make_user("rival_rita")
+    client.force_login(me)
+    game = Game.objects.create(variant=Variant().to_dict(), status=Game.Status.FINISHED, winner="black",
+                               forfeited=["white"], kind="table")
+    game.seats.create(colour="black", user=rival)
+    game.seats.create(colour="white", user=me)
+    mine = client.get("/games/").context["rows"]
+    profile = client.get("/accounts/profile/").context["rows"]
+    assert [row["outcome_label"] for row in mine] == [row["outcome_label"] for row in profile] == [
+        "lost (left the table)"]
+    assert mine[0]["opponents"] == profile[0]["opponents"] == ["rival_rita"]
