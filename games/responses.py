@@ -20,6 +20,18 @@ def expected_ply(request):
     return ply
 
 
+def move_or_undo(request, game, change):
+    """Answer a request that changes the position: `change(ply)` (a games.services call
+    given the ply the page showed) returns the new game; a GameError changed nothing
+    and is shown beside the position as it now is."""
+    try:
+        game = change(expected_ply(request))
+    except GameError as error:
+        game.refresh_from_db()
+        return respond(request, game, error)
+    return respond(request, game)
+
+
 def respond(request, game, error=None):
     """htmx: the state fragment plus the message line. Plain form posts: redirect to
     where the game is played (its table, or the play page)."""

@@ -14,7 +14,7 @@ from games.access import Viewer, find_game
 from games.forms import LevelForm, PlayForm, variant_query
 from games.models import Game, Level
 from games.presentation import colour_name, game_state, variant_label
-from games.responses import expected_ply, respond
+from games.responses import move_or_undo, respond
 from games.services import GameError
 
 
@@ -71,24 +71,14 @@ def game_page(request, public_id):
 @require_POST
 def move(request, public_id):
     game, viewer = find_game(request, public_id)
-    try:
-        game = services.play_move(game, request.POST.get("square", ""),
-                                  expected_ply=expected_ply(request), viewer=viewer)
-    except GameError as error:
-        game.refresh_from_db()
-        return respond(request, game, error)
-    return respond(request, game)
+    square = request.POST.get("square", "")
+    return move_or_undo(request, game, lambda ply: services.play_move(game, square, expected_ply=ply, viewer=viewer))
 
 
 @require_POST
 def undo(request, public_id):
     game, viewer = find_game(request, public_id)
-    try:
-        game = services.undo(game, viewer, expected_ply=expected_ply(request))
-    except GameError as error:
-        game.refresh_from_db()
-        return respond(request, game, error)
-    return respond(request, game)
+    return move_or_undo(request, game, lambda ply: services.undo(game, viewer, expected_ply=ply))
 
 
 @require_POST

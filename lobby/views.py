@@ -22,7 +22,7 @@ from games import services as game_services
 from games.access import Viewer
 from games.models import Game
 from games.presentation import colour_name, game_state, variant_label
-from games.responses import expected_ply, respond
+from games.responses import move_or_undo
 from games.services import GameError
 from lobby import services
 from lobby.forms import CodeForm, GuestForm, TableForm
@@ -229,11 +229,6 @@ def move(request, code):
     table, viewer, refused = find(request, code)
     if refused:
         return refused
-    game = table.game
-    try:
-        game = game_services.play_move(game, request.POST.get("square", ""),
-                                       expected_ply=expected_ply(request), viewer=viewer)
-    except GameError as error:
-        game.refresh_from_db()
-        return respond(request, game, error)
-    return respond(request, game)
+    game, square = table.game, request.POST.get("square", "")
+    return move_or_undo(request, game,
+                        lambda ply: game_services.play_move(game, square, expected_ply=ply, viewer=viewer))
