@@ -16,17 +16,13 @@ from django.db import transaction
 from django.db.models import F
 from django.utils import timezone
 from django.utils.translation import gettext as _
-from kombu.exceptions import OperationalError as KombuOperationalError
-from redis.exceptions import RedisError
 
-from games import Board, IllegalMoveError, Variant, draw_blocked
+from games import Board, IllegalMoveError, Variant, broadcast, draw_blocked, scheduling, signals
+from games.ai import choose_move
 from games.models import Game, Level, Move, Seat
+from games.outages import UNREACHABLE
 
 log = logging.getLogger(__name__)
-
-# What Redis being away looks like: redis-py's errors (the channel layer), kombu's
-# (the Celery broker, after its own retries) and the sockets underneath.
-UNREACHABLE = (RedisError, KombuOperationalError, OSError)
 
 
 class GameError(Exception):
@@ -281,8 +277,6 @@ def computer_move(game_id, ply):
 
     Does nothing when the game moved on from `ply` or a human is to move.
     """
-    from games.ai import choose_move
-
     game = Game.objects.filter(pk=game_id, ply=ply, status=Game.Status.PLAYING).prefetch_related("seats").first()
     if game is None:
         return None
@@ -300,8 +294,6 @@ def computer_move(game_id, ply):
 
 def timeout_move(game_id, ply):
     """The player to move at `ply` is past the deadline: the computer moves for them."""
-    from games.ai import choose_move
-
     game = Game.objects.filter(pk=game_id, ply=ply, status=Game.Status.PLAYING,
                                deadline__lte=timezone.now()).first()
     if game is None:
@@ -334,8 +326,6 @@ def game_changed(game_id, schedule=True):
     a process that dies in between loses a push, which pages recover from at once,
     rather than the next move, which would wait for the sweep.
     """
-    from games import broadcast, signals
-
     game = Game.objects.prefetch_related("seats").get(pk=game_id)
     if schedule and game.status == Game.Status.PLAYING:
         try:
@@ -353,12 +343,10 @@ def game_changed(game_id, schedule=True):
 
 def schedule_next(game):
     """Queue the computer's move, or the time-out of the player to move."""
-    from games import tasks
-
     seat = game.seat_of(game.turn)
     if seat is not None and seat.played_by_computer:
         last = game.moves.exclude(made_by=Move.MadeBy.AUTO).order_by("-ply").first()
         pace = COMPUTER_PACE if last is not None and last.made_by != Move.MadeBy.PLAYER else 0
-        tasks.computer_move.apply_async((game.pk, game.ply), countdown=pace)
+        scheduling.computer_move(game.pk, game.ply, countdown=pace)
     elif game.deadline is not None:
-        tasks.move_timeout.apply_async((game.pk, game.ply), eta=game.deadline)
+        scheduling.move_timeout(game.pk, game.ply, eta=game.deadline)
