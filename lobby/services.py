@@ -17,12 +17,14 @@ import time
 from datetime import timedelta
 
 from django.conf import settings
+from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.db.models import F, Prefetch, Q
 from django.template.loader import render_to_string
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 
+from accounts.forms import clean_name
 from games import Board, broadcast
 from games import services as game_services
 from games.access import can_watch
@@ -121,9 +123,6 @@ def open_table(host, variant, *, level=Level.NORMAL, is_public=False, host_colou
 # -- joining -------------------------------------------------------------------
 
 def clean_guest_name(name):
-    from accounts.forms import clean_name
-    from django.core.exceptions import ValidationError
-
     try:
         name = clean_name(name)
     except ValidationError as error:
