@@ -102,6 +102,19 @@ def create_computer_game(viewer, variant, level=Level.NORMAL, rng=None):
 
 # -- moving ------------------------------------------------------------------
 
+def start_game(game):
+    """A table's every seat is taken: the first colour is to move (inside the caller's
+    transaction). After commit the first position is pushed and the first time-out or
+    computer move scheduled."""
+    board = Board(game.variant_obj)
+    first = Seat.objects.get(game=game, colour=board.turn)
+    started = Game.objects.filter(pk=game.pk, status=Game.Status.WAITING).update(
+        status=Game.Status.PLAYING, turn=board.turn, deadline=deadline_for(game, first),
+        version=F("version") + 1, updated_at=timezone.now())
+    if started:
+        transaction.on_commit(lambda: game_changed(game.pk))
+
+
 def play_move(game, square, *, expected_ply, viewer=None, made_by=Move.MadeBy.PLAYER):
     """Play `square` for the side to move, exactly once.
 
@@ -157,15 +170,19 @@ def _play_move(game, square, *, expected_ply, viewer, made_by):
     return game
 
 
+def deadline_for(game, seat):
+    """When the player at `seat`, now to move, runs out of time: at a table, and only a
+    person (the computer, also for a player who left, moves at once); else None."""
+    if game.kind != Game.Kind.TABLE or seat is None or seat.played_by_computer:
+        return None
+    return timezone.now() + timedelta(seconds=settings.MOVE_TIME_LIMIT)
+
+
 def _state_after(game, board):
     """The Game fields that follow from the position `board` reached."""
     outcome = board.outcome()
     if outcome is None:
-        next_seat = game.seat_of(board.turn)
-        deadline = None
-        if game.kind == Game.Kind.TABLE and next_seat is not None and not next_seat.played_by_computer:
-            deadline = timezone.now() + timedelta(seconds=settings.MOVE_TIME_LIMIT)
-        return {"turn": board.turn, "deadline": deadline}
+        return {"turn": board.turn, "deadline": deadline_for(game, game.seat_of(board.turn))}
     return {
         "turn": "", "deadline": None, "status": Game.Status.FINISHED,
         "ending": Game.Ending.FORFEIT if game.forfeited else Game.Ending.NORMAL,

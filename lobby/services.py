@@ -3,8 +3,8 @@
 A table's game is a games.models.Game (kind TABLE) with one Seat per colour: seat i
 is colour i of the variant (Black, White, Red, Green: the turn order). The game
 waits (status WAITING) until every seat is taken (a user, a guest or the
-computer), then starts: the first colour is to move, and games.services takes
-over (deadlines, computer moves, time-outs, the result).
+computer), then games.services.start_game starts it: the first colour is to move,
+and games.services takes over (deadlines, computer moves, time-outs, the result).
 
 Every change happens under a lock on the game row (select_for_update on
 PostgreSQL; SQLite's IMMEDIATE transactions serialise writers anyway), so two
@@ -19,13 +19,13 @@ from datetime import timedelta
 from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import transaction
-from django.db.models import F, Prefetch, Q
+from django.db.models import Prefetch, Q
 from django.template.loader import render_to_string
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 
 from accounts.forms import clean_name
-from games import Board, broadcast
+from games import broadcast
 from games import services as game_services
 from games.access import can_watch
 from games.models import Game, Level, Seat
@@ -115,7 +115,7 @@ def open_table(host, variant, *, level=Level.NORMAL, is_public=False, host_colou
         )
         table = Table.objects.create(host=host, is_public=is_public, level=level, game=game)
         if len(computer_colours) == len(colours) - 1:  # nobody else to wait for
-            _start(game)
+            game_services.start_game(game)
         transaction.on_commit(lambda: table_changed(table.pk, lobby=is_public))
     return table
 
@@ -172,24 +172,9 @@ def join(table, viewer, colour=None, guest_name=""):
         if not Seat.objects.filter(free_seat_q(), pk=seat.pk).update(**taken):
             raise GameError(_("That seat was just taken. Choose another."))
         if len(free) == 1:
-            _start(game)
+            game_services.start_game(game)
         transaction.on_commit(lambda: table_changed(table.pk, lobby=table.is_public))
     return seat.colour
-
-
-def _start(game):
-    """Every seat is taken: the first colour is to move (inside the caller's transaction)."""
-    board = Board(game.variant_obj)
-    first = Seat.objects.get(game=game, colour=board.turn)
-    deadline = None
-    if not first.is_computer:
-        deadline = timezone.now() + timedelta(seconds=settings.MOVE_TIME_LIMIT)
-    started = Game.objects.filter(pk=game.pk, status=Game.Status.WAITING).update(
-        status=Game.Status.PLAYING, turn=board.turn, deadline=deadline,
-        version=F("version") + 1, updated_at=timezone.now())
-    if started:
-        # Pushes the first position and schedules the first time-out or computer move.
-        transaction.on_commit(lambda: game_services.game_changed(game.pk))
 
 
 # -- leaving -------------------------------------------------------------------
