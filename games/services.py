@@ -41,6 +41,10 @@ class NotYourTurn(GameError):
     status = 403
 
 
+class NotAPlayer(GameError):
+    status = 403
+
+
 class OutOfTime(GameError):
     """The player's move came after their deadline (and its grace): the computer moved for them."""
 
@@ -329,6 +333,17 @@ COMPUTER_TIME = {Level.EASY: 1.0, Level.NORMAL: 1.5, Level.HARD: 2.0}
 # A pause before a computer move that follows another computer move, so a player
 # can follow three computer turns in a row.
 COMPUTER_PACE = 0.6
+
+
+def set_public(game, viewer, public):
+    """A player shares a finished game (anyone with the link may review it) or stops sharing it."""
+    if viewer.seat_in(game) is None:
+        raise NotAPlayer(_("Only the players can share this game."))
+    if not game.is_over:
+        raise GameError(_("A game can be shared once it is over."))
+    Game.objects.filter(pk=game.pk).update(is_public=public)
+    game.is_public = public
+    return game
 
 
 # -- after every change --------------------------------------------------------

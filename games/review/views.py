@@ -11,6 +11,7 @@ from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from games import analysis as analysis_service
+from games import services
 from games.access import Viewer, find_game
 from games.charts import stone_chart
 from games.history import game_row
@@ -21,6 +22,7 @@ from games.presentation import (
 )
 from games.review.forms import GamesFilter, ImportForm
 from games.review.records import game_record, import_query, replay_game, replay_moves
+from games.services import GameError, NotAPlayer
 
 GAMES_PER_PAGE = 20
 
@@ -267,17 +269,16 @@ def back_to_review(request, game):
 def set_public(request, public_id):
     """A player makes a finished game public (anyone with the link may review it) or private."""
     game, viewer = find_game(request, public_id, create_guest=False)
-    if viewer.seat_in(game) is None:
-        return HttpResponseForbidden(_("Only the players can share this game."))
-    if not game.is_over:
-        error = _("A game can be shared once it is over.")
-        if request.htmx:
-            return HttpResponse(error, status=400)
-        messages.error(request, error)
-        return back_to_review(request, game)
     public = request.POST.get("public", "") in {"1", "true", "on", "yes"}
-    Game.objects.filter(pk=game.pk).update(is_public=public)
-    game.is_public = public
+    try:
+        services.set_public(game, viewer, public)
+    except NotAPlayer as error:
+        return HttpResponseForbidden(str(error))
+    except GameError as error:
+        if request.htmx:
+            return HttpResponse(str(error), status=400)
+        messages.error(request, str(error))
+        return back_to_review(request, game)
     if request.htmx:
         return render(request, "games/includes/review_share.html", {
             "game": game, "is_player": True,
