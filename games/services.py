@@ -106,6 +106,19 @@ def create_computer_game(viewer, variant, level=Level.NORMAL, rng=None):
 
 # -- moving ------------------------------------------------------------------
 
+def create_table_game(variant, *, level, is_public, host, host_colour, computer_colours):
+    """The waiting game of a new table: `host` at `host_colour`, the computer at
+    `computer_colours`, every other seat free (inside the caller's transaction)."""
+    game = Game.objects.create(kind=Game.Kind.TABLE, variant=variant.to_dict(), level=level,
+                               status=Game.Status.WAITING, turn="", is_public=is_public)
+    Seat.objects.bulk_create(
+        Seat(game=game, colour=colour, user=host if colour == host_colour else None,
+             is_computer=colour in computer_colours)
+        for colour in variant.colours
+    )
+    return game
+
+
 def start_game(game):
     """A table's every seat is taken: the first colour is to move (inside the caller's
     transaction). After commit the first position is pushed and the first time-out or

@@ -106,13 +106,8 @@ def open_table(host, variant, *, level=Level.NORMAL, is_public=False, host_colou
     if host_colour in computer_colours:
         raise GameError(_("Your own seat cannot go to the computer."))
     with transaction.atomic():
-        game = Game.objects.create(kind=Game.Kind.TABLE, variant=variant.to_dict(), level=level,
-                                   status=Game.Status.WAITING, turn="", is_public=is_public)
-        Seat.objects.bulk_create(
-            Seat(game=game, colour=colour, user=host if colour == host_colour else None,
-                 is_computer=colour in computer_colours)
-            for colour in colours
-        )
+        game = game_services.create_table_game(variant, level=level, is_public=is_public, host=host,
+                                               host_colour=host_colour, computer_colours=computer_colours)
         table = Table.objects.create(host=host, is_public=is_public, level=level, game=game)
         if len(computer_colours) == len(colours) - 1:  # nobody else to wait for
             game_services.start_game(game)
