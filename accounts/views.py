@@ -22,10 +22,9 @@ from accounts import throttle
 from accounts.forms import ProfileForm, SignUpForm
 from accounts.models import Profile, RatingChange
 from accounts.player_page import head_to_head, rating_cards
-from games.access import can_watch
+from games.access import Viewer
+from games.history import game_row
 from games.models import Game
-from games.presentation import colour_name, game_url, variant_label
-from games.services import Viewer
 
 RECENT_GAMES = 20
 
@@ -123,20 +122,6 @@ def player(request, username):
     })
 
 
-def outcome(game, seat):
-    if game.status == Game.Status.WAITING:
-        return _("waiting for players")
-    if not game.is_over:
-        return _("left") if seat.left_at else _("playing")
-    if game.is_abandoned:
-        return _("abandoned")
-    if seat.colour in game.forfeited:
-        return _("lost (left the table)")
-    if not game.winner:
-        return _("draw")
-    return _("won") if seat.colour == game.winner else _("lost")
-
-
 def game_rows(user, viewer, own):
     """The player's most recent games; on another player's page only those the viewer may watch."""
     games = Viewer(user=user).games().prefetch_related("seats__user__profile", "tables")
@@ -145,21 +130,5 @@ def game_rows(user, viewer, own):
         games = games.filter(Q(is_public=True) | Q(pk__in=mine))
     games = list(games[:RECENT_GAMES])
     changes = {c.game_id: c for c in RatingChange.objects.filter(user=user, game__in=[g.pk for g in games])}
-    rows = []
-    for game in games:
-        seat = next((s for s in game.seats.all() if s.user_id == user.pk), None)
-        if seat is None:
-            continue
-        rows.append({
-            "game": game,
-            "variant": variant_label(game.variant),
-            "kind": game.get_kind_display(),
-            "colour": colour_name(seat.colour),
-            "opponents": [{"name": s.display_name, "username": s.user.get_username() if s.user_id else ""}
-                          for s in game.seats.all() if s.pk != seat.pk],
-            "outcome": outcome(game, seat),
-            "rating_change": changes.get(game.pk),
-            "url": ((reverse("review", args=[game.public_id]) if game.is_over else game_url(game))
-                    if can_watch(game, viewer) else ""),
-        })
-    return rows
+    player = Viewer(user=user)
+    return [{**game_row(game, player.seat_in(game), viewer), "rating_change": changes.get(game.pk)} for game in games]

@@ -56,7 +56,7 @@ def make_players(count):
 def new_table(host, guest):
     """A running 8x8 table: host Black, guest White. (code, game public id)."""
     from games import Variant
-    from games.services import Viewer
+    from games.access import Viewer
     from lobby import services
 
     table = services.open_table(host, Variant(board="8x8"), level="easy")

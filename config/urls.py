@@ -18,7 +18,7 @@ urlpatterns = [
     path("favicon.ico", favicon),
     path("", TemplateView.as_view(template_name="home.html", extra_context={"rules_pages": PAGES, "code_form": CodeForm()}), name="home"),
     path("healthz", healthz, name="healthz"),
-    path("", include("games.review_urls")),
+    path("", include("games.review.urls")),
     path("", include("games.urls")),
     path("rules/", include("games.rulebook.urls")),
     path("i18n/", include("django.conf.urls.i18n")),

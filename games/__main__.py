@@ -13,6 +13,7 @@ from __future__ import annotations
 import argparse
 import sys
 
+from .ai import cli as ai_cli
 from .rules.perft import perft, perft_plain, timed
 from .rules.variant import InvalidVariantError, Variant
 
@@ -47,8 +48,6 @@ def main(argv=None) -> int:
     p.add_argument("--handicap-colour", default="white", choices=("black", "white"))
     p.add_argument("--depth", type=int, required=True)
     p.add_argument("--plain", action="store_true", help="use the plain one-position-at-a-time perft")
-    from .ai import cli as ai_cli
-
     ai_cli.add_play_arguments(sub.add_parser("play", help="play a match between computer levels"))
     ai_cli.add_solve_arguments(sub.add_parser("solve", help="solve endgame positions (ffo.txt format) exactly"))
     args = parser.parse_args(argv)

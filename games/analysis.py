@@ -21,7 +21,8 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from games import Board
+from games import Board, scheduling
+from games.ai import analyse
 from games.models import GameAnalysis
 from games.presentation import colour_name
 
@@ -89,15 +90,11 @@ def request_analysis(game):
 
 
 def enqueue(analysis_id):
-    from games import tasks
-
-    tasks.analyse_game.delay(analysis_id)
+    scheduling.analyse_game(analysis_id)
 
 
 def weigh_move(board, played, time_limit=TIME_LIMIT):
     """The analysis entry of `played` in the position `board` (before the move)."""
-    from games.ai import analyse
-
     if played == "pass" or len(board.legal_moves) <= 1:
         return {"forced": True}
     values = analyse(board, time_limit=time_limit)

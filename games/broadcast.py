@@ -9,7 +9,7 @@ from django.template.loader import render_to_string
 from django.utils import translation
 
 from games.presentation import GameRecord, game_state
-from games.services import UNREACHABLE
+from games.outages import UNREACHABLE
 
 log = logging.getLogger(__name__)
 

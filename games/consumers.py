@@ -7,10 +7,9 @@ from django.conf import settings
 from django.utils import translation
 
 from games import broadcast
-from games.access import can_watch
+from games.access import Viewer, can_watch, watchable_game
 from games.broadcast import render_state
 from games.models import Game
-from games.services import Viewer
 
 
 def requested_language(scope):
@@ -68,10 +67,7 @@ class GameConsumer(AsyncWebsocketConsumer):
 
     @database_sync_to_async
     def find_game(self, public_id):
-        game = Game.objects.filter(public_id=public_id).first()
-        if game is None or not can_watch(game, Viewer.from_scope(self.scope)):
-            return None
-        return game
+        return watchable_game(public_id, Viewer.from_scope(self.scope))
 
     @database_sync_to_async
     def may_watch(self):

@@ -10,7 +10,7 @@ from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from games import Variant
+from games import Board, Variant
 
 COLOUR_NAMES = {
     "black": gettext_lazy("Black"),
@@ -206,8 +206,6 @@ class GameRecord:
     language its state is drawn in."""
 
     def __init__(self, game):
-        from games import Board
-
         self.game = game
         self.moves = list(game.moves.order_by("ply"))
         self.seats = list(game.seats.all())

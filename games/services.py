@@ -9,27 +9,20 @@ scheduled and the new state is pushed to every page showing the game.
 """
 import logging
 import random
-import secrets
-from dataclasses import dataclass
 from datetime import timedelta
 
 from django.conf import settings
 from django.db import transaction
-from django.db.models import F, Q
+from django.db.models import F
 from django.utils import timezone
 from django.utils.translation import gettext as _
-from kombu.exceptions import OperationalError as KombuOperationalError
-from redis.exceptions import RedisError
 
-from games import Board, IllegalMoveError, Variant, draw_blocked
+from games import Board, IllegalMoveError, Variant, broadcast, draw_blocked, scheduling, signals
+from games.ai import choose_move
 from games.models import Game, Level, Move, Seat
+from games.outages import UNREACHABLE
 
 log = logging.getLogger(__name__)
-
-GUEST_TOKEN_KEY = "guest_token"
-# What Redis being away looks like: redis-py's errors (the channel layer), kombu's
-# (the Celery broker, after its own retries) and the sockets underneath.
-UNREACHABLE = (RedisError, KombuOperationalError, OSError)
 
 
 class GameError(Exception):
@@ -48,44 +41,14 @@ class NotYourTurn(GameError):
     status = 403
 
 
+class NotAPlayer(GameError):
+    status = 403
+
+
 class OutOfTime(GameError):
     """The player's move came after their deadline (and its grace): the computer moved for them."""
 
     status = 409
-
-
-@dataclass(frozen=True)
-class Viewer:
-    """Who is asking: a signed-in user and/or a guest's session token."""
-
-    user: object = None
-    guest_token: str = ""
-
-    @classmethod
-    def from_request(cls, request, create=True):
-        token = request.session.get(GUEST_TOKEN_KEY, "")
-        if not token and create:
-            token = secrets.token_urlsafe(24)
-            request.session[GUEST_TOKEN_KEY] = token
-        user = request.user if request.user.is_authenticated else None
-        return cls(user=user, guest_token=token)
-
-    @classmethod
-    def from_scope(cls, scope):
-        user = scope.get("user")
-        session = scope.get("session")
-        token = session.get(GUEST_TOKEN_KEY, "") if session is not None else ""
-        return cls(user=user if getattr(user, "is_authenticated", False) else None, guest_token=token)
-
-    def seat_in(self, game):
-        return next((seat for seat in game.seats.all() if seat.belongs_to(self)), None)
-
-    def games(self):
-        """Every game this viewer has a seat in."""
-        mine = Q(seats__guest_token=self.guest_token) if self.guest_token else Q(pk__in=[])
-        if self.user is not None:
-            mine |= Q(seats__user=self.user)
-        return Game.objects.filter(mine).distinct()
 
 
 # -- a guest signing up or in ------------------------------------------------
@@ -142,6 +105,37 @@ def create_computer_game(viewer, variant, level=Level.NORMAL, rng=None):
 
 
 # -- moving ------------------------------------------------------------------
+
+def create_table_game(variant, *, level, is_public, host, host_colour, computer_colours, rated=False):
+    """The waiting game of a new table: `host` at `host_colour`, the computer at
+    `computer_colours`, every other seat free (inside the caller's transaction)."""
+    return create_waiting_game(variant, level=level, is_public=is_public, rated=rated, seats=[
+        {"colour": colour, "user": host if colour == host_colour else None, "is_computer": colour in computer_colours}
+        for colour in variant.colours])
+
+
+def create_waiting_game(variant, *, level, is_public, rated, seats):
+    """A table's game waiting for its players, with `seats` (Seat fields, one dict per
+    colour in turn order; inside the caller's transaction). A new table's first game
+    and a rematch both start here."""
+    game = Game.objects.create(kind=Game.Kind.TABLE, variant=variant.to_dict(), level=level,
+                               status=Game.Status.WAITING, turn="", is_public=is_public, rated=rated)
+    Seat.objects.bulk_create(Seat(game=game, **fields) for fields in seats)
+    return game
+
+
+def start_game(game):
+    """A table's every seat is taken: the first colour is to move (inside the caller's
+    transaction). After commit the first position is pushed and the first time-out or
+    computer move scheduled."""
+    board = Board(game.variant_obj)
+    first = Seat.objects.get(game=game, colour=board.turn)
+    started = Game.objects.filter(pk=game.pk, status=Game.Status.WAITING).update(
+        status=Game.Status.PLAYING, turn=board.turn, deadline=deadline_for(game, first),
+        version=F("version") + 1, updated_at=timezone.now())
+    if started:
+        transaction.on_commit(lambda: game_changed(game.pk))
+
 
 def play_move(game, square, *, expected_ply, viewer=None, made_by=Move.MadeBy.PLAYER):
     """Play `square` for the side to move, exactly once.
@@ -202,8 +196,6 @@ def _play_move(game, square, *, expected_ply, viewer, made_by):
 
 def _announce_finish(game, outcome):
     """Inside the finishing transaction: tell the apps above (ratings) how the seats ranked."""
-    from games import signals
-
     game.refresh_from_db()
     signals.game_finished.send(sender=Game, game=game, ranking=ranking_with_forfeits(game, outcome))
 
@@ -215,15 +207,19 @@ def ranking_with_forfeits(game, outcome):
     return tuple(group for group in stayed if group) + tuple((c,) for c in reversed(game.forfeited))
 
 
+def deadline_for(game, seat):
+    """When the player at `seat`, now to move, runs out of time: at a table, and only a
+    person (the computer, also for a player who left, moves at once); else None."""
+    if game.kind != Game.Kind.TABLE or seat is None or seat.played_by_computer:
+        return None
+    return timezone.now() + timedelta(seconds=settings.MOVE_TIME_LIMIT)
+
+
 def _state_after(game, board):
     """The Game fields that follow from the position `board` reached."""
     outcome = board.outcome()
     if outcome is None:
-        next_seat = game.seat_of(board.turn)
-        deadline = None
-        if game.kind == Game.Kind.TABLE and next_seat is not None and not next_seat.played_by_computer:
-            deadline = timezone.now() + timedelta(seconds=settings.MOVE_TIME_LIMIT)
-        return {"turn": board.turn, "deadline": deadline}
+        return {"turn": board.turn, "deadline": deadline_for(game, game.seat_of(board.turn))}
     return {
         "turn": "", "deadline": None, "status": Game.Status.FINISHED,
         "ending": Game.Ending.FORFEIT if game.forfeited else Game.Ending.NORMAL,
@@ -335,8 +331,6 @@ def computer_move(game_id, ply):
 
     Does nothing when the game moved on from `ply` or a human is to move.
     """
-    from games.ai import choose_move
-
     game = Game.objects.filter(pk=game_id, ply=ply, status=Game.Status.PLAYING).prefetch_related("seats").first()
     if game is None:
         return None
@@ -354,8 +348,6 @@ def computer_move(game_id, ply):
 
 def timeout_move(game_id, ply):
     """The player to move at `ply` is past the deadline: the computer moves for them."""
-    from games.ai import choose_move
-
     game = Game.objects.filter(pk=game_id, ply=ply, status=Game.Status.PLAYING,
                                deadline__lte=timezone.now()).first()
     if game is None:
@@ -376,6 +368,17 @@ COMPUTER_TIME = {Level.EASY: 1.0, Level.NORMAL: 1.5, Level.HARD: 2.0}
 COMPUTER_PACE = 0.6
 
 
+def set_public(game, viewer, public):
+    """A player shares a finished game (anyone with the link may review it) or stops sharing it."""
+    if viewer.seat_in(game) is None:
+        raise NotAPlayer(_("Only the players can share this game."))
+    if not game.is_over:
+        raise GameError(_("A game can be shared once it is over."))
+    Game.objects.filter(pk=game.pk).update(is_public=public)
+    game.is_public = public
+    return game
+
+
 # -- after every change --------------------------------------------------------
 
 def game_changed(game_id, schedule=True):
@@ -388,8 +391,6 @@ def game_changed(game_id, schedule=True):
     a process that dies in between loses a push, which pages recover from at once,
     rather than the next move, which would wait for the sweep.
     """
-    from games import broadcast, signals
-
     game = Game.objects.prefetch_related("seats").get(pk=game_id)
     if schedule and game.status == Game.Status.PLAYING:
         try:
@@ -407,12 +408,10 @@ def game_changed(game_id, schedule=True):
 
 def schedule_next(game):
     """Queue the computer's move, or the time-out of the player to move."""
-    from games import tasks
-
     seat = game.seat_of(game.turn)
     if seat is not None and seat.played_by_computer:
         last = game.moves.exclude(made_by=Move.MadeBy.AUTO).order_by("-ply").first()
         pace = COMPUTER_PACE if last is not None and last.made_by != Move.MadeBy.PLAYER else 0
-        tasks.computer_move.apply_async((game.pk, game.ply), countdown=pace)
+        scheduling.computer_move(game.pk, game.ply, countdown=pace)
     elif game.deadline is not None:
-        tasks.move_timeout.apply_async((game.pk, game.ply), eta=game.deadline)
+        scheduling.move_timeout(game.pk, game.ply, eta=game.deadline)

@@ -6,7 +6,7 @@ from celery import shared_task
 from django.db import DatabaseError
 from django.utils import timezone
 
-from games import services
+from games import analysis, services
 from games.models import Game
 
 log = logging.getLogger(__name__)
@@ -64,8 +64,6 @@ STUCK_AFTER = 30
 def analyse_game(analysis_id):
     """Analyse a finished game a couple of seconds at a time (games.analysis), queuing
     the rest as a fresh task so computer moves are never held up for long."""
-    from games import analysis
-
     more = analysis.run_chunk(analysis_id)
     if more:
         analyse_game.delay(analysis_id)

@@ -4,30 +4,18 @@ Views stay thin: they find the game and the viewer, call games.services, and
 answer htmx requests with the state fragment (errors included, nothing changed)
 or, without JavaScript, redirect back to the game page.
 """
-from django.contrib import messages
-from django.http import Http404, HttpResponse
+from django.http import HttpResponse
 from django.shortcuts import redirect, render
-from django.template.loader import render_to_string
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from games import services
-from games.access import can_watch
-from games.broadcast import render_state
+from games.access import Viewer, find_game
 from games.forms import LevelForm, PlayForm, variant_query
 from games.models import Game, Level
-from games.params import whole_number
 from games.presentation import colour_name, game_state, variant_label
-from games.services import GameError, Viewer
-
-
-def find_game(request, public_id):
-    """The game, if this viewer may see it; 404 otherwise (existence is not revealed)."""
-    game = Game.objects.filter(public_id=public_id).prefetch_related("seats").first()
-    viewer = Viewer.from_request(request)
-    if game is None or not can_watch(game, viewer):
-        raise Http404("No such game.")
-    return game, viewer
+from games.responses import move_or_undo, respond
+from games.services import GameError
 
 
 @require_http_methods(["GET", "POST"])
@@ -80,45 +68,17 @@ def game_page(request, public_id):
     return render(request, "games/game.html", context)
 
 
-def respond(request, game, error=None):
-    """htmx: the state fragment plus the message line. Plain form posts: redirect."""
-    if not request.htmx:
-        if error:
-            messages.error(request, str(error))
-        return redirect("play_game", public_id=game.public_id)
-    html = render_state(game) + render_to_string("games/includes/message.html",
-                                                 {"error": error, "version": game.version})
-    return HttpResponse(html, status=error.status if error else 200)
-
-
-def expected_ply(request):
-    ply = whole_number(request.POST.get("ply"))
-    if ply is None:
-        raise GameError(_("The move came without the position it was meant for; reload the page."))
-    return ply
-
-
 @require_POST
 def move(request, public_id):
     game, viewer = find_game(request, public_id)
-    try:
-        game = services.play_move(game, request.POST.get("square", ""),
-                                  expected_ply=expected_ply(request), viewer=viewer)
-    except GameError as error:
-        game.refresh_from_db()
-        return respond(request, game, error)
-    return respond(request, game)
+    square = request.POST.get("square", "")
+    return move_or_undo(request, game, lambda ply: services.play_move(game, square, expected_ply=ply, viewer=viewer))
 
 
 @require_POST
 def undo(request, public_id):
     game, viewer = find_game(request, public_id)
-    try:
-        game = services.undo(game, viewer, expected_ply=expected_ply(request))
-    except GameError as error:
-        game.refresh_from_db()
-        return respond(request, game, error)
-    return respond(request, game)
+    return move_or_undo(request, game, lambda ply: services.undo(game, viewer, expected_ply=ply))
 
 
 @require_POST

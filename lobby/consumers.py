@@ -1,6 +1,8 @@
 """Websockets of the lobby and of table pages. They only push; every action goes
 through HTTP with CSRF. Whole fragments, sent on connect and on every change, so
 a page that missed a message (or reconnects) always catches up."""
+import time
+
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
@@ -8,8 +10,8 @@ from django.template.loader import render_to_string
 from django.utils import translation
 
 from games import broadcast
+from games.access import Viewer
 from games.consumers import requested_language
-from games.services import Viewer
 from lobby import services
 from lobby.models import Table
 
@@ -48,8 +50,6 @@ class LobbyConsumer(AsyncWebsocketConsumer):
 
     @database_sync_to_async
     def current(self):
-        import time
-
         stamp = time.time()
         with translation.override(self.language):
             return services.render_lobby(), stamp

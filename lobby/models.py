@@ -9,6 +9,7 @@ import secrets
 
 from django.conf import settings
 from django.db import models
+from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
 from games.models import Game, Level
@@ -53,8 +54,6 @@ class Table(models.Model):
         return f"table-{self.pk}"
 
     def get_absolute_url(self):
-        from django.urls import reverse
-
         return reverse("table", args=[self.code])
 
 

@@ -16,7 +16,7 @@ from django.utils.translation import gettext as _
 
 from games import Variant
 from games import services as game_services
-from games.models import Game, Seat
+from games.models import Game
 from games.services import GameError, NotYourTurn
 from lobby import services
 from lobby.models import Rematch, Table
@@ -94,22 +94,21 @@ def _start_rematch(table, game, seats):
     variant = game_services.build_variant(
         board=old.board, players=old.players, anti=old.anti, free_opening=old.free_opening,
         blocked=len(old.blocked), handicap=old.handicap, handicap_colour=old.handicap_colour)
-    new = Game.objects.create(kind=Game.Kind.TABLE, variant=variant.to_dict(), level=game.level,
-                              status=Game.Status.WAITING, turn="", is_public=game.is_public, rated=game.rated)
     by_colour = {seat.colour: seat for seat in seats}
     new_seats = []
     for index, colour in enumerate(old.colours):
         seat = by_colour[colour]
         stays = seat.left_at is None
-        new_seats.append(Seat(
-            game=new, colour=rotated(variant.colours, index), is_computer=seat.is_computer,
-            user=seat.user if stays else None, guest_token=seat.guest_token if stays else "",
-            guest_name=seat.guest_name if stays else ""))
-    new_seats.sort(key=lambda seat: variant.colours.index(seat.colour))  # listed in turn order
-    Seat.objects.bulk_create(new_seats)
+        new_seats.append({
+            "colour": rotated(variant.colours, index), "is_computer": seat.is_computer,
+            "user": seat.user if stays else None, "guest_token": seat.guest_token if stays else "",
+            "guest_name": seat.guest_name if stays else ""})
+    new_seats.sort(key=lambda seat: variant.colours.index(seat["colour"]))  # listed in turn order
+    new = game_services.create_waiting_game(variant, level=game.level, is_public=game.is_public,
+                                            rated=game.rated, seats=new_seats)
     Table.objects.filter(pk=table.pk).update(game=new)
-    if all(seat.is_computer or seat.user_id or seat.guest_token for seat in new_seats):
-        services._start(new)
+    if all(seat["is_computer"] or seat["user"] or seat["guest_token"] for seat in new_seats):
+        game_services.start_game(new)
         new.refresh_from_db()
     return new
 

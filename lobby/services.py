@@ -3,8 +3,8 @@
 A table's game is a games.models.Game (kind TABLE) with one Seat per colour: seat i
 is colour i of the variant (Black, White, Red, Green: the turn order). The game
 waits (status WAITING) until every seat is taken (a user, a guest or the
-computer), then starts: the first colour is to move, and games.services takes
-over (deadlines, computer moves, time-outs, the result).
+computer), then games.services.start_game starts it: the first colour is to move,
+and games.services takes over (deadlines, computer moves, time-outs, the result).
 
 Every change happens under a lock on the game row (select_for_update on
 PostgreSQL; SQLite's IMMEDIATE transactions serialise writers anyway), so two
@@ -17,15 +17,18 @@ import time
 from datetime import timedelta
 
 from django.conf import settings
+from django.core.exceptions import ValidationError
 from django.db import transaction
-from django.db.models import F, Prefetch, Q
+from django.db.models import Prefetch, Q
 from django.template.loader import render_to_string
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 
+from accounts.forms import clean_name
 from accounts.ratings import category_of, ratings_by_user_and_category, seat_ratings
-from games import Board, broadcast
+from games import broadcast
 from games import services as game_services
+from games.access import can_watch
 from games.models import Game, Level, Seat
 from games.presentation import colour_name, variant_label
 from games.services import GameError, NotYourTurn
@@ -83,8 +86,6 @@ def find_table(code):
 def can_view(table, viewer):
     """Who may open a table page: anyone holding the code while it waits for players;
     once it plays, its players, and everyone if the table is public (games.access)."""
-    from games.access import can_watch
-
     return table.game.status == Game.Status.WAITING or can_watch(table.game, viewer)
 
 
@@ -110,16 +111,11 @@ def open_table(host, variant, *, level=Level.NORMAL, is_public=False, host_colou
     if rated and computer_colours:
         raise GameError(_("A rated table is for people only: give no seat to the computer."))
     with transaction.atomic():
-        game = Game.objects.create(kind=Game.Kind.TABLE, variant=variant.to_dict(), level=level,
-                                   status=Game.Status.WAITING, turn="", is_public=is_public, rated=rated)
-        Seat.objects.bulk_create(
-            Seat(game=game, colour=colour, user=host if colour == host_colour else None,
-                 is_computer=colour in computer_colours)
-            for colour in colours
-        )
+        game = game_services.create_table_game(variant, level=level, is_public=is_public, rated=rated, host=host,
+                                               host_colour=host_colour, computer_colours=computer_colours)
         table = Table.objects.create(host=host, is_public=is_public, level=level, game=game)
         if len(computer_colours) == len(colours) - 1:  # nobody else to wait for
-            _start(game)
+            game_services.start_game(game)
         transaction.on_commit(lambda: table_changed(table.pk, lobby=is_public))
     return table
 
@@ -127,9 +123,6 @@ def open_table(host, variant, *, level=Level.NORMAL, is_public=False, host_colou
 # -- joining -------------------------------------------------------------------
 
 def clean_guest_name(name):
-    from accounts.forms import clean_name
-    from django.core.exceptions import ValidationError
-
     try:
         name = clean_name(name)
     except ValidationError as error:
@@ -161,7 +154,7 @@ def join(table, viewer, colour=None, guest_name=""):
         if game.status != Game.Status.WAITING:
             raise GameError(_("This table is full and already playing. You can watch it."))
         seats = list(game.seats.select_related("user"))
-        if any(seat.belongs_to(viewer) for seat in seats):
+        if viewer.seat_among(seats) is not None:
             raise GameError(_("You already have a seat at this table."))
         free = [seat for seat in seats if seat_is_free(seat)]
         if colour:
@@ -181,24 +174,9 @@ def join(table, viewer, colour=None, guest_name=""):
         if not Seat.objects.filter(free_seat_q(), pk=seat.pk).update(**taken):
             raise GameError(_("That seat was just taken. Choose another."))
         if len(free) == 1:
-            _start(game)
+            game_services.start_game(game)
         transaction.on_commit(lambda: table_changed(table.pk, lobby=table.is_public))
     return seat.colour
-
-
-def _start(game):
-    """Every seat is taken: the first colour is to move (inside the caller's transaction)."""
-    board = Board(game.variant_obj)
-    first = Seat.objects.get(game=game, colour=board.turn)
-    deadline = None
-    if not first.is_computer:
-        deadline = timezone.now() + timedelta(seconds=settings.MOVE_TIME_LIMIT)
-    started = Game.objects.filter(pk=game.pk, status=Game.Status.WAITING).update(
-        status=Game.Status.PLAYING, turn=board.turn, deadline=deadline,
-        version=F("version") + 1, updated_at=timezone.now())
-    if started:
-        # Pushes the first position and schedules the first time-out or computer move.
-        transaction.on_commit(lambda: game_services.game_changed(game.pk))
 
 
 # -- leaving -------------------------------------------------------------------
@@ -220,7 +198,7 @@ def leave(table, viewer):
             # Started (or finished) meanwhile: leaving now is a forfeit; let the caller ask again.
             raise GameError(_("The game has started meanwhile. Reload the page to leave it."))
         seats = list(game.seats.select_related("user"))
-        seat = next((s for s in seats if s.belongs_to(viewer)), None)
+        seat = viewer.seat_among(seats)
         if seat is None:
             raise NotYourTurn(_("You have no seat at this table."))
         Seat.objects.filter(pk=seat.pk).update(user=None, guest_token="", guest_name="")
@@ -337,7 +315,7 @@ def seats_view(table, viewer):
     """The seats panel of a table page, for this viewer."""
     game = table.game
     seats = list(game.seats.select_related("user__profile"))
-    mine = next((s for s in seats if s.belongs_to(viewer)), None)
+    mine = viewer.seat_among(seats)
     rows = []
     for seat in seats:
         if seat.is_computer:

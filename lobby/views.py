@@ -1,7 +1,7 @@
 """Tables: the form that opens one, joining by code, the lobby, the table page and
 its actions (take a seat, take it as a guest, leave, move).
 
-Every action is authorised on the server from the session (games.services.Viewer):
+Every action is authorised on the server from the session (games.access.Viewer):
 only a seat's owner moves for it, only a seated player leaves. htmx requests get
 fragments (errors included, nothing changed); plain form posts get redirects.
 """
@@ -19,11 +19,11 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from accounts import throttle
 from games import services as game_services
-from games.broadcast import render_state
+from games.access import Viewer
 from games.models import Game
-from games.params import whole_number
 from games.presentation import colour_name, game_state, variant_label
-from games.services import GameError, Viewer
+from games.responses import move_or_undo
+from games.services import GameError
 from lobby import services
 from lobby.filters import LobbyFilterForm
 from lobby.forms import CodeForm, GuestForm, TableForm
@@ -238,23 +238,6 @@ def move(request, code):
     table, viewer, refused = find(request, code)
     if refused:
         return refused
-    game = table.game
-    try:
-        ply = whole_number(request.POST.get("ply"))
-        if ply is None:
-            raise GameError(_("The move came without the position it was meant for; reload the page."))
-        game = game_services.play_move(game, request.POST.get("square", ""), expected_ply=ply, viewer=viewer)
-    except GameError as error:
-        game.refresh_from_db()
-        return move_response(request, table, game, error)
-    return move_response(request, table, game)
-
-
-def move_response(request, table, game, error=None):
-    if not request.htmx:
-        if error:
-            messages.error(request, str(error))
-        return redirect("table", code=table.code)
-    html = render_state(game) + render_to_string("games/includes/message.html",
-                                                 {"error": error, "version": game.version})
-    return HttpResponse(html, status=error.status if error else 200)
+    game, square = table.game, request.POST.get("square", "")
+    return move_or_undo(request, game,
+                        lambda ply: game_services.play_move(game, square, expected_ply=ply, viewer=viewer))

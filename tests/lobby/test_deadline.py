@@ -10,8 +10,9 @@ from django.urls import reverse
 from django.utils import timezone
 
 from games import Variant
+from games.access import Viewer
 from games.models import Game, Move
-from games.services import OutOfTime, Viewer, play_move
+from games.services import OutOfTime, play_move
 from lobby import services
 from tests.lobby.conftest import signed_in
 

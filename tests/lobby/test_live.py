@@ -13,8 +13,8 @@ import websockets
 from django.test import Client
 
 from games import Variant
+from games.access import Viewer
 from games.models import Game, Move
-from games.services import Viewer
 from lobby import services
 from tests.lobby.conftest import make_user
 

@@ -24,7 +24,8 @@ def patient_expectations():
 
 def finish(game):
     """Play to the last move, then the finishing move, through the services."""
-    from games.services import Viewer, play_move
+    from games.access import Viewer
+    from games.services import play_move
 
     game = play(game, until_last=True)
     mover = game.seat_of(game.turn)

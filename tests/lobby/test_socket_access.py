@@ -6,8 +6,8 @@ from asgiref.sync import sync_to_async
 from django.test import Client
 
 from games import Variant
+from games.access import Viewer
 from games.models import Game
-from games.services import Viewer
 from lobby import services
 from tests.lobby.conftest import make_user
 from tests.lobby.test_sockets import ORIGIN, connect, cookie_for, receive_until

@@ -11,8 +11,9 @@ from django.test import Client
 
 from config.asgi import application
 from games import Variant
+from games.access import Viewer
 from games.models import Game, Move
-from games.services import StaleMove, Viewer, play_move
+from games.services import StaleMove, play_move
 from lobby import services
 from tests.lobby.conftest import make_user
 

@@ -11,8 +11,9 @@ from django.urls import reverse
 from django.utils import timezone
 
 from games import Board, Variant
+from games.access import Viewer
 from games.models import Game, Move
-from games.services import GameError, NotYourTurn, Viewer, computer_move, play_move, timeout_move
+from games.services import GameError, NotYourTurn, computer_move, play_move, timeout_move
 from lobby import services
 from lobby.models import CODE_ALPHABET, CODE_LENGTH, Table, normalise_code
 from tests.lobby.conftest import signed_in
@@ -219,7 +220,8 @@ def test_a_user_cannot_move_for_another_seat(running, bob, carol):
 def test_stale_repeated_and_finished_moves_change_nothing(running, alice):
     client = signed_in(alice)
     square = running.game.board().legal_moves[0]
-    assert client.post(reverse("table_move", args=[running.code]), {"square": square, "ply": 0}).status_code == 302
+    plain = client.post(reverse("table_move", args=[running.code]), {"square": square, "ply": 0})
+    assert plain.status_code == 302 and plain["Location"] == reverse("table", args=[running.code])  # back to the table
     before = snapshot(running.game)
     repeat = client.post(reverse("table_move", args=[running.code]), {"square": square, "ply": 0},
                          HTTP_HX_REQUEST="true")

@@ -3,9 +3,11 @@ with a clear message and nothing changed."""
 import pytest
 
 from games import Board, Variant
+from games.access import Viewer
 from games.models import Game, Move
-from games.services import (GameError, NotYourTurn, StaleMove, Viewer, build_variant,
-                            create_computer_game, play_move, undo)
+from games.services import (
+    GameError, NotYourTurn, StaleMove, build_variant, create_computer_game, play_move, undo,
+)
 from tests.play.helpers import FirstChoice
 
 pytestmark = pytest.mark.django_db

@@ -4,9 +4,10 @@ import pytest
 from django.urls import reverse
 
 from games import Variant
+from games.access import GUEST_TOKEN_KEY, Viewer
 from games.models import Game
 from games.presentation import score_sentence
-from games.services import GUEST_TOKEN_KEY, Viewer, create_computer_game, play_move
+from games.services import create_computer_game, play_move
 from tests.lobby.conftest import make_user
 from tests.play.helpers import FirstChoice
 

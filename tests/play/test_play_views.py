@@ -1,9 +1,10 @@
 """The play pages over HTTP, as htmx and as plain forms send them."""
 import pytest
 
-from games.models import Game
-from games.services import GUEST_TOKEN_KEY, Viewer, create_computer_game
 from games import Variant
+from games.access import GUEST_TOKEN_KEY, Viewer
+from games.models import Game
+from games.services import create_computer_game
 from tests.play.helpers import FirstChoice
 
 pytestmark = pytest.mark.django_db

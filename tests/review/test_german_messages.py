@@ -94,7 +94,8 @@ def test_no_english_on_the_review_of_an_analysed_game_or_an_import_in_german(cli
 def test_no_english_on_the_new_pages_and_lines_in_german(client):
     """The code form, the sign-in reasons, the games to continue, an abandoned game."""
     from games.models import Game
-    from games.services import GUEST_TOKEN_KEY, Viewer, create_computer_game
+    from games.access import GUEST_TOKEN_KEY, Viewer
+    from games.services import create_computer_game
     from tests.rulebook.test_translations import untranslated_msgids, untranslated_on
 
     session = client.session

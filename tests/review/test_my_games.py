@@ -1,6 +1,7 @@
 """My games: newest first, filtered by variant, result and opponent, paginated."""
 import pytest
 
+from accounts.models import Profile
 from games import Variant
 from games.models import Game
 from tests.review.conftest import WIPEOUT, store_game
@@ -19,6 +20,7 @@ def listed(client, query=""):
 @pytest.fixture
 def games(client, make_user):
     me, rival = make_user("me"), make_user("rival_rita")
+    Profile.objects.update_or_create(user=rival, defaults={"display_name": "Margarita"})
     client.force_login(me)
     made = {
         "won_8x8": store_game(WIPEOUT, players=[me]),                           # I am Black: won
@@ -59,6 +61,7 @@ def test_newest_first_and_only_mine(client, games):
     ("?result=playing", ["playing", "blocked"]),
     ("?opponent=RITA", ["lost_6x6"]),
     ("?opponent=gust", ["draw_3p"]),
+    ("?opponent=garit", ["lost_6x6"]),  # the display name, not the username
     ("?opponent=computer", ["draw_3p", "anti", "playing", "blocked", "won_8x8"]),
     ("?opponent=me", []),  # my own seat is not an opponent
     ("?board=nonsense", ["draw_3p", "anti", "playing", "blocked", "lost_6x6", "won_8x8"]),
@@ -69,7 +72,7 @@ def test_filters(client, games, query, expected):
 
 def test_rows_show_variant_opponents_result_and_links(client, games):
     html = client.get("/games/?board=6x6").content.decode()
-    assert "6×6 · 2 players" in html and "rival_rita" in html and "lost" in html and "Black 24, White 12" in html
+    assert "6×6 · 2 players" in html and "Margarita" in html and "lost" in html and "Black 24, White 12" in html
     assert f'href="/games/{games["lost_6x6"]}/"' in html
     html = client.get("/games/?result=playing").content.decode()
     assert f'href="/play/{games["playing"]}/"' in html  # Continue
@@ -96,3 +99,17 @@ def test_a_guest_sees_the_games_of_their_session(client):
     store_game(WIPEOUT, players=["browser-2"])
     assert listed(client) == [game.public_id]
     assert listed(client, "?result=won") == [game.public_id]
+
+
+def test_a_game_i_left_reads_the_same_on_my_games_and_my_profile(client, make_user):
+    me, rival = make_user("me"), make_user("rival_rita")
+    client.force_login(me)
+    game = Game.objects.create(variant=Variant().to_dict(), status=Game.Status.FINISHED, winner="black",
+                               forfeited=["white"], kind="table")
+    game.seats.create(colour="black", user=rival)
+    game.seats.create(colour="white", user=me)
+    mine = client.get("/games/").context["rows"]
+    profile = client.get("/accounts/profile/").context["rows"]
+    assert [row["outcome_label"] for row in mine] == [row["outcome_label"] for row in profile] == [
+        "lost (left the table)"]
+    assert mine[0]["opponents"] == profile[0]["opponents"] == ["rival_rita"]

@@ -4,9 +4,11 @@ import json
 
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
+from django.utils import translation
 
-from games import Board, Variant
+from games import Board, IllegalMoveError, Variant
 from games.models import Move
+from games.review.forms import illegal_move_message
 from tests.review.conftest import PASS_GAME_6X6, WIPEOUT, store_game
 
 pytestmark = pytest.mark.django_db
@@ -104,12 +106,27 @@ def test_uploaded_transcript_file_and_a_ten_by_ten_game(client):
                     "c2a8a7e2h8d2f1e1g1g7b3b2c1d1a2h7g2h1b1a1h2g1", "board": "8x8"}, "is not legal"),
     ({"transcript": '{"variant": {"board": "9x9"}, "moves": []}'}, "Choose a board: 6×6, 8×8, 10×10 or the octagon."),
     ({"transcript": '{"moves": ["f5"]}'}, "A JSON record needs its variant and its moves."),
-    ({"transcript": '{"variant": {}, "moves": ["f5", "d6", "d6"]}'}, "Move 3 (d6) is not legal: that square is"),
+    ({"transcript": '{"variant": {}, "moves": ["f5", "d6", "d6"]}'}, "Move 3 (d6) is not legal: that square is"),    ({"transcript": WIPEOUT + "f5"}, "Move 10 (f5) is not legal: the game was already over."),
+    ({"transcript": "f5 j10"}, "Move 2 (j10) is not legal: there is no such square on this board."),
+    ({"transcript": "c3", "free_opening": "1"}, "Move 1 (c3) is not legal: the first four moves go on the central squares."),
 ])
 def test_import_errors_name_the_first_illegal_move(client, fields, message):
     response = import_(client, **fields)
     assert response.status_code == 400
     assert message in response.content.decode()
+
+
+@pytest.mark.parametrize("reason", sorted(set(IllegalMoveError.REASONS) - {"unreadable", "must-pass"}))
+def test_every_reason_the_rules_refuse_a_move_is_told_in_english_and_german(reason):
+    """The review only translates the rules core's reason ("must-pass" cannot reach an
+    import: the due pass is put in by the replay)."""
+    error = IllegalMoveError("refused", move="d9", number=12, reason=reason)
+    with translation.override("en"):
+        english = illegal_move_message(error)
+    with translation.override("de"):
+        german = illegal_move_message(error)
+    assert english.startswith("Move 12 (d9) is not legal: ") and "not allowed here" not in english
+    assert german.startswith("Zug 12 (d9)") and english.split(": ")[1] not in german
 
 
 def test_blocked_square_in_the_way(client):

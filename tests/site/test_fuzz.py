@@ -31,7 +31,7 @@ from accounts.models import Profile
 from games import Variant
 from games.forms import LevelForm, PlayForm
 from games.models import Game, Move, Seat
-from games.review import GamesFilter, ImportForm
+from games.review.forms import GamesFilter, ImportForm
 from lobby import services as tables
 from lobby.forms import CodeForm, GuestForm, TableForm
 from lobby.models import Table

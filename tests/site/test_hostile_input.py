@@ -9,8 +9,9 @@ from django.test import Client
 
 from config.asgi import application
 from games import Variant
+from games.access import Viewer
 from games.models import Game, Move
-from games.services import Viewer, create_computer_game
+from games.services import create_computer_game
 from lobby import services as tables
 from tests.review.conftest import WIPEOUT, store_game
 

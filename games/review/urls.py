@@ -1,7 +1,7 @@
-"""URLs of My games and the game review (games.review)."""
+"""URLs of My games and the game review."""
 from django.urls import path
 
-from games import review
+from games.review import views as review
 
 urlpatterns = [
     path("games/", review.my_games, name="my_games"),

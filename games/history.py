@@ -1,0 +1,57 @@
+"""A player's games as rows of a list, the same on My games and on a profile page:
+the variant, their colour, the opponents and how the game went for them."""
+from django.urls import reverse
+from django.utils.translation import gettext_lazy
+
+from games.access import can_watch
+from games.models import Game
+from games.presentation import colour_name, game_url, scores_text, variant_label
+
+OUTCOME_LABELS = {
+    "waiting": gettext_lazy("waiting for players"),
+    "playing": gettext_lazy("playing"),
+    "left": gettext_lazy("left"),
+    "abandoned": gettext_lazy("abandoned"),
+    "forfeited": gettext_lazy("lost (left the table)"),
+    "draw": gettext_lazy("draw"),
+    "won": gettext_lazy("won"),
+    "lost": gettext_lazy("lost"),
+}
+
+
+def outcome_for(game, seat):
+    """How the game went for `seat` (one of OUTCOME_LABELS; `seat` None: a game
+    the player is not in, which can only be lost or drawn)."""
+    if game.status == Game.Status.WAITING:
+        return "waiting"
+    if not game.is_over:
+        return "left" if seat is not None and seat.left_at else "playing"
+    if game.is_abandoned:
+        return "abandoned"
+    if seat is not None and seat.colour in game.forfeited:
+        return "forfeited"
+    if not game.winner:
+        return "draw"
+    return "won" if seat is not None and seat.colour == game.winner else "lost"
+
+
+def game_row(game, seat, viewer):
+    """One game of a list, seen from `seat`; `url` (where it is played) only if
+    `viewer` may watch it. The game's seats and tables should be prefetched."""
+    outcome = outcome_for(game, seat)
+    return {
+        "game": game,
+        "variant": variant_label(game.variant),
+        "kind": game.get_kind_display(),
+        "colour": seat.colour if seat else "",
+        "colour_name": colour_name(seat.colour) if seat else "",
+        "opponents": [str(s.display_name) for s in game.seats.all() if s != seat],
+        "opponent_people": [{"name": str(s.display_name), "username": s.user.get_username() if s.user_id else ""}
+                            for s in game.seats.all() if s != seat],
+        "outcome": outcome,
+        "outcome_label": OUTCOME_LABELS[outcome],
+        "score": scores_text(game.score, game.variant_obj.colours, winner=game.winner) if game.score else "",
+        "review_url": reverse("review", args=[game.public_id]),
+        "play_url": game_url(game) if not game.is_over else "",
+        "url": game_url(game) if can_watch(game, viewer) else "",
+    }

@@ -1,0 +1,44 @@
+"""How a move (at a computer game or at a table) is asked for and answered, the same
+for games/views.py and lobby/views.py: the position it was meant for, then the state
+fragment with the message line (htmx) or a redirect to the game's page (plain forms)."""
+from django.contrib import messages
+from django.http import HttpResponse
+from django.shortcuts import redirect
+from django.template.loader import render_to_string
+from django.utils.translation import gettext as _
+
+from games.broadcast import render_state
+from games.params import whole_number
+from games.presentation import game_url
+from games.services import GameError
+
+
+def expected_ply(request):
+    ply = whole_number(request.POST.get("ply"))
+    if ply is None:
+        raise GameError(_("The move came without the position it was meant for; reload the page."))
+    return ply
+
+
+def move_or_undo(request, game, change):
+    """Answer a request that changes the position: `change(ply)` (a games.services call
+    given the ply the page showed) returns the new game; a GameError changed nothing
+    and is shown beside the position as it now is."""
+    try:
+        game = change(expected_ply(request))
+    except GameError as error:
+        game.refresh_from_db()
+        return respond(request, game, error)
+    return respond(request, game)
+
+
+def respond(request, game, error=None):
+    """htmx: the state fragment plus the message line. Plain form posts: redirect to
+    where the game is played (its table, or the play page)."""
+    if not request.htmx:
+        if error:
+            messages.error(request, str(error))
+        return redirect(game_url(game))
+    html = render_state(game) + render_to_string("games/includes/message.html",
+                                                 {"error": error, "version": game.version})
+    return HttpResponse(html, status=error.status if error else 200)

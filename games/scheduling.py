@@ -1,0 +1,24 @@
+"""Queuing the tasks of games.tasks, by their names: the services and the analysis
+hand work to the Celery worker here, so they never import games.tasks (which
+imports them) and the imports run one way: tasks -> services, analysis -> scheduling.
+The errors of a broker that is away (games.outages.UNREACHABLE) reach the caller."""
+from celery import current_app
+
+
+def send(name, args, **options):
+    # send_task does not read CELERY_TASK_IGNORE_RESULT (apply_async does): without
+    # ignore_result it registers with the result backend first, which with Redis away
+    # fails with a RuntimeError instead of the broker's OperationalError.
+    current_app.send_task(name, args=args, ignore_result=True, **options)
+
+
+def computer_move(game_id, ply, countdown=0):
+    send("games.computer_move", (game_id, ply), countdown=countdown)
+
+
+def move_timeout(game_id, ply, eta):
+    send("games.move_timeout", (game_id, ply), eta=eta)
+
+
+def analyse_game(analysis_id):
+    send("games.analyse_game", (analysis_id,))
