@@ -36,8 +36,7 @@ def outcome_for(game, seat):
 
 
 def game_row(game, seat, viewer):
-    """One game of a list, seen from `seat`; `url` (where it is played) only if
-    `viewer` may watch it. The game's seats and tables should be prefetched."""
+    """One game of a list, seen from `seat`; `url` only if `viewer` may watch it. The game's seats and tables should be prefetched."""
     outcome = outcome_for(game, seat)
     return {
         "game": game,
@@ -53,5 +52,8 @@ def game_row(game, seat, viewer):
         "score": scores_text(game.score, game.variant_obj.colours, winner=game.winner) if game.score else "",
         "review_url": reverse("review", args=[game.public_id]),
         "play_url": game_url(game) if not game.is_over else "",
-        "url": game_url(game) if can_watch(game, viewer) else "",
+        # Where a list that is not the player's own sends the viewer: the review of a
+        # finished game, the live page of a running one; nothing they may not watch.
+        "url": ((reverse("review", args=[game.public_id]) if game.is_over else game_url(game))
+                if can_watch(game, viewer) else ""),
     }

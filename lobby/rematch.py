@@ -18,7 +18,6 @@ from games import Variant
 from games import services as game_services
 from games.models import Game
 from games.services import GameError, NotYourTurn
-from lobby import services
 from lobby.models import Rematch, Table
 
 
@@ -44,7 +43,8 @@ def people_still_seated(seats):
 
 def accept(table, viewer, game_id):
     """The viewer accepts a rematch of `game_id`. Returns the new game once it started
-    (also for a repeated press after the start), else None."""
+    (also for a repeated press after the start), else None. The caller pushes the
+    table (lobby.services.table_changed), which draws this module's offer."""
     with transaction.atomic():
         table, game = _locked(table, game_id)
         if game is None:
@@ -62,7 +62,6 @@ def accept(table, viewer, game_id):
             new_game = _start_rematch(table, game, seats)
             rematch.status, rematch.new_game = Rematch.Status.STARTED, new_game
         rematch.save()
-        transaction.on_commit(lambda: services.table_changed(table.pk, lobby=table.is_public))
     return new_game
 
 
@@ -80,7 +79,6 @@ def decline(table, viewer, game_id):
         if rematch.status == Rematch.Status.OPEN:
             rematch.status, rematch.declined_by = Rematch.Status.DECLINED, str(seat.display_name)[:40]
             rematch.save()
-        transaction.on_commit(lambda: services.table_changed(table.pk, lobby=table.is_public))
 
 
 def rotated(colours, index):

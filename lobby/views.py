@@ -24,7 +24,7 @@ from games.models import Game
 from games.presentation import colour_name, game_state, variant_label
 from games.responses import move_or_undo
 from games.services import GameError
-from lobby import services
+from lobby import rematch, services
 from lobby.filters import LobbyFilterForm
 from lobby.forms import CodeForm, GuestForm, TableForm
 from lobby.services import TableNotFound, TooManyCodeGuesses
@@ -216,8 +216,6 @@ def leave(request, code):
         return render(request, "lobby/leave.html", {"table": table, "game": table.game, "seat": seat,
                                                     "colour": colour_name(seat.colour)})
     if table.game.is_over:
-        from lobby.rematch_views import leave_after_game
-
         return leave_after_game(request, table, viewer)
     try:
         outcome = services.leave(table, viewer)
@@ -241,3 +239,17 @@ def move(request, code):
     game, square = table.game, request.POST.get("square", "")
     return move_or_undo(request, game,
                         lambda ply: game_services.play_move(game, square, expected_ply=ply, viewer=viewer))
+
+
+def leave_after_game(request, table, viewer):
+    """Leaving a table whose game ended: no rematch for anyone; on to the lobby."""
+    try:
+        rematch.decline(table, viewer, table.game.public_id)
+    except GameError as error:
+        return done(request, table, error=error)
+    services.table_changed(table.pk, lobby=table.is_public)
+    messages.info(request, _("You left the table."))
+    target = reverse("lobby" if request.user.is_authenticated else "home")
+    if request.htmx:
+        return HttpResponse(status=204, headers={"HX-Redirect": target})
+    return redirect(target)

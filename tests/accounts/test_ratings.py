@@ -13,7 +13,8 @@ from accounts.models import Category, Rating, RatingChange
 from accounts.ratings import PROVISIONAL_GAMES, Shown, category_of, shown_ratings
 from games import Variant
 from games.models import Game
-from games.services import GameError, StaleMove, Viewer, create_computer_game, play_move, timeout_move
+from games.access import Viewer
+from games.services import GameError, StaleMove, create_computer_game, play_move, timeout_move
 from lobby import services
 from tests.accounts.rated_play import finishing_square, play, rated_table
 from tests.lobby.conftest import alice, bob, carol, signed_in  # noqa: F401 (fixtures)

@@ -10,7 +10,8 @@ from django.utils import translation
 
 from games import Variant
 from games.models import Game
-from games.services import GameError, NotYourTurn, Viewer
+from games.access import Viewer
+from games.services import GameError, NotYourTurn
 from lobby import rematch, services
 from lobby.models import Rematch, Table
 from tests.accounts.rated_play import play, rated_table
