@@ -9,18 +9,31 @@ from games.models import Game, Move
 # refusals are answered 4xx by design, so those lines are left to `Watch.responses`.
 REFUSED_RESOURCE = re.compile(r"^Failed to load resource: the server responded with a status of 4\d\d ")
 
+# The setup forms (/play/, /tables/new/) redraw themselves on every change with
+# hx-sync="this:replace": a newer choice, or the person submitting the form, aborts the
+# redraw still on its way, and htmx logs every abort as these two console errors. Nothing
+# is lost (the newer redraw or the submission carries every choice), so an abort is
+# forgiven only when Chromium reports the aborted request as such a redraw.
+SELF_REDRAWING_FORMS = {"play-form", "table-form"}
+ABORT_LINES = ("htmx:afterRequest, [object HTMLFormElement]", "htmx:sendAbort, [object HTMLFormElement]")
+
 
 class Watch:
     """Console errors, page errors and failed answers of one page, checked with `assert_clean`."""
 
     def __init__(self, page):
         self.errors = []
+        self.abort_lines = []
+        self.aborted_redraws = 0
         page.on("pageerror", lambda error: self.errors.append(f"page error: {error}"))
         page.on("console", self._console)
         page.on("response", self._response)
+        page.on("requestfailed", self._failed)
 
     def _console(self, message):
-        if message.type == "error" and not REFUSED_RESOURCE.match(message.text):
+        if message.type == "error" and message.text in ABORT_LINES:
+            self.abort_lines.append(f"console: {message.text}")
+        elif message.type == "error" and not REFUSED_RESOURCE.match(message.text):
             self.errors.append(f"console: {message.text}")
         elif message.type == "warning" and "htmx" in message.text.lower():
             self.errors.append(f"console warning: {message.text}")
@@ -30,8 +43,16 @@ class Watch:
         if response.status >= 500 or (response.status == 404 and response.request.method == "GET"):
             self.errors.append(f"{response.status} for {response.request.method} {response.url}")
 
+    def _failed(self, request):
+        if (request.failure == "net::ERR_ABORTED" and request.method == "GET"
+                and request.headers.get("hx-target") in SELF_REDRAWING_FORMS):
+            self.aborted_redraws += 1
+
     def assert_clean(self):
-        assert not self.errors, "\n".join(self.errors)
+        # Each aborted redraw accounts for one line of each kind; any other abort is a fault.
+        errors = self.errors + [line for line in set(self.abort_lines)
+                                if self.abort_lines.count(line) > self.aborted_redraws]
+        assert not errors, "\n".join(errors)
 
 
 def assert_whole(page):
