@@ -1,6 +1,7 @@
 """What browser tests check on every page a person sees: no script errors, the page
 whole after every click, and the board the rules library gives for the stored moves."""
 import re
+from contextlib import contextmanager
 
 from games import Board
 from games.models import Game, Move
@@ -23,6 +24,7 @@ class Watch:
 
     def __init__(self, page):
         self.errors = []
+        self.allowed = []
         self.abort_lines = []
         self.aborted_redraws = 0
         page.on("pageerror", lambda error: self.errors.append(f"page error: {error}"))
@@ -30,7 +32,13 @@ class Watch:
         page.on("response", self._response)
         page.on("requestfailed", self._failed)
 
+    def allow(self, expected):
+        """A test that breaks something on purpose names the console lines it expects."""
+        self.allowed.append(expected)
+
     def _console(self, message):
+        if any(expected(message) for expected in self.allowed):
+            return
         if message.type == "error" and message.text in ABORT_LINES:
             self.abort_lines.append(f"console: {message.text}")
         elif message.type == "error" and not REFUSED_RESOURCE.match(message.text):
@@ -53,6 +61,22 @@ class Watch:
         errors = self.errors + [line for line in set(self.abort_lines)
                                 if self.abort_lines.count(line) > self.aborted_redraws]
         assert not errors, "\n".join(errors)
+
+
+@contextmanager
+def htmx_answer(page, path_end):
+    """Around a click whose htmx request goes to a path ending in `path_end`: yields
+    Playwright's response, and returns only once htmx has swapped the answer in
+    (htmx:afterRequest comes after the swap), not merely once it arrived."""
+    page.evaluate("""end => { window.htmxAnswered = false;
+        document.addEventListener('htmx:afterRequest', function done(event) {
+            if (!event.detail.pathInfo.requestPath.endsWith(end)) return;
+            window.htmxAnswered = true;
+            document.removeEventListener('htmx:afterRequest', done);
+        }); }""", path_end)
+    with page.expect_response(lambda response: response.url.endswith(path_end)) as answer:
+        yield answer
+    page.wait_for_function("window.htmxAnswered === true")
 
 
 def assert_whole(page):
