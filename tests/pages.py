@@ -89,10 +89,12 @@ def assert_whole(page):
 
 
 def shown_stones(page):
-    """{square: colour} of the stones on the page's board, and the ply it shows."""
-    cells = page.eval_on_selector_all(
-        "#game-state .board .cell", "cells => cells.map(c => [c.dataset.square, c.dataset.stone])")
-    return {square: stone for square, stone in cells if stone}, int(page.get_attribute("#game-state", "data-ply"))
+    """{square: colour} of the stones on the page's board, and the ply it shows: read at
+    once, for a push may swap in the next position between two reads."""
+    cells, ply = page.evaluate("""() => { const state = document.querySelector('#game-state');
+        return [Array.from(state.querySelectorAll('.board .cell'), c => [c.dataset.square, c.dataset.stone]),
+                Number(state.dataset.ply)]; }""")
+    return {square: stone for square, stone in cells if stone}, ply
 
 
 def stored_stones(game, ply):

@@ -66,6 +66,7 @@ def wait_for_ply(page, ply):
 
 def wait_for_board(page):
     page.wait_for_selector("#game-state .board")
+    page.wait_for_load_state()  # htmx takes over the board at DOMContentLoaded, before load
 
 
 def open_table(page, site, query, *, seat=None, computer=(), public=False):
