@@ -65,14 +65,15 @@ def live_site(django_db_setup, django_db_blocker, tmp_path_factory):
 @pytest.fixture(autouse=True)
 def clean_console(request):
     """A test that uses Playwright's `page` fails on any page error, console error or
-    failed answer there (tests/pages.py Watch); tests with contexts of their own watch them."""
+    failed answer there (tests/pages.py Watch); tests with contexts of their own watch them.
+    A test that provokes console errors on purpose names them with `clean_console.allow`."""
     if "page" not in request.fixturenames:
         yield
         return
     from tests.pages import Watch
 
     watch = Watch(request.getfixturevalue("page"))
-    yield watch  # a test asks for it by name to `allow` console lines it causes on purpose
+    yield watch
     watch.assert_clean()
 
 

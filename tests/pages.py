@@ -24,7 +24,7 @@ class Watch:
 
     def __init__(self, page):
         self.errors = []
-        self.allowed = []
+        self.expected = []  # predicates of console messages a test provokes on purpose
         self.abort_lines = []
         self.aborted_redraws = 0
         page.on("pageerror", lambda error: self.errors.append(f"page error: {error}"))
@@ -32,12 +32,12 @@ class Watch:
         page.on("response", self._response)
         page.on("requestfailed", self._failed)
 
-    def allow(self, expected):
-        """A test that breaks something on purpose names the console lines it expects."""
-        self.allowed.append(expected)
+    def allow(self, predicate):
+        """Console messages for which `predicate(message)` is true are part of the story."""
+        self.expected.append(predicate)
 
     def _console(self, message):
-        if any(expected(message) for expected in self.allowed):
+        if any(predicate(message) for predicate in self.expected):
             return
         if message.type == "error" and message.text in ABORT_LINES:
             self.abort_lines.append(f"console: {message.text}")
