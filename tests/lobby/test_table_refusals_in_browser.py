@@ -70,6 +70,7 @@ def test_a_guest_in_german_and_a_host_in_english_misclick_at_a_table(live_site, 
     guest.goto(f"{live_site.url}/tables/{code}/")
     guest.get_by_role("button", name="Deutsch").click()
     expect(guest.locator("html")).to_have_attribute("lang", "de")
+    guest.wait_for_load_state()  # htmx takes over the forms at DOMContentLoaded: before, a post is plain
 
     # The form offers the free seat only; refused values are answered in place, in German.
     options = guest.locator(".guest-form select[name=seat] option")

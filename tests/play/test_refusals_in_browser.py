@@ -113,6 +113,7 @@ def test_misclicks_against_the_computer_are_answered_in_place_in_both_languages(
     # The same in German.
     page.get_by_role("button", name="Deutsch").click()
     expect(page.locator("html")).to_have_attribute("lang", "de")
+    page.wait_for_load_state()  # htmx takes over the forms at DOMContentLoaded: before, a post is plain
     wait_for_my_turn_or_end(page)
     square = an_empty_square_that_is_not_legal(page)
     assert click_and_read_message(page, square, game) == (400, f"{square} ist kein erlaubter Zug.")
