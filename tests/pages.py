@@ -1,6 +1,7 @@
 """What browser tests check on every page a person sees: no script errors, the page
 whole after every click, and the board the rules library gives for the stored moves."""
 import re
+from contextlib import contextmanager
 
 from games import Board
 from games.models import Game, Move
@@ -9,6 +10,14 @@ from games.models import Game, Move
 # refusals are answered 4xx by design, so those lines are left to `Watch.responses`.
 REFUSED_RESOURCE = re.compile(r"^Failed to load resource: the server responded with a status of 4\d\d ")
 
+# The setup forms (/play/, /tables/new/) redraw themselves on every change with
+# hx-sync="this:replace": a newer choice, or the person submitting the form, aborts the
+# redraw still on its way, and htmx logs every abort as these two console errors. Nothing
+# is lost (the newer redraw or the submission carries every choice), so an abort is
+# forgiven only when Chromium reports the aborted request as such a redraw.
+SELF_REDRAWING_FORMS = {"play-form", "table-form"}
+ABORT_LINES = ("htmx:afterRequest, [object HTMLFormElement]", "htmx:sendAbort, [object HTMLFormElement]")
+
 
 class Watch:
     """Console errors, page errors and failed answers of one page, checked with `assert_clean`."""
@@ -16,9 +25,12 @@ class Watch:
     def __init__(self, page):
         self.errors = []
         self.expected = []  # predicates of console messages a test provokes on purpose
+        self.abort_lines = []
+        self.aborted_redraws = 0
         page.on("pageerror", lambda error: self.errors.append(f"page error: {error}"))
         page.on("console", self._console)
         page.on("response", self._response)
+        page.on("requestfailed", self._failed)
 
     def allow(self, predicate):
         """Console messages for which `predicate(message)` is true are part of the story."""
@@ -27,7 +39,9 @@ class Watch:
     def _console(self, message):
         if any(predicate(message) for predicate in self.expected):
             return
-        if message.type == "error" and not REFUSED_RESOURCE.match(message.text):
+        if message.type == "error" and message.text in ABORT_LINES:
+            self.abort_lines.append(f"console: {message.text}")
+        elif message.type == "error" and not REFUSED_RESOURCE.match(message.text):
             self.errors.append(f"console: {message.text}")
         elif message.type == "warning" and "htmx" in message.text.lower():
             self.errors.append(f"console warning: {message.text}")
@@ -37,8 +51,32 @@ class Watch:
         if response.status >= 500 or (response.status == 404 and response.request.method == "GET"):
             self.errors.append(f"{response.status} for {response.request.method} {response.url}")
 
+    def _failed(self, request):
+        if (request.failure == "net::ERR_ABORTED" and request.method == "GET"
+                and request.headers.get("hx-target") in SELF_REDRAWING_FORMS):
+            self.aborted_redraws += 1
+
     def assert_clean(self):
-        assert not self.errors, "\n".join(self.errors)
+        # Each aborted redraw accounts for one line of each kind; any other abort is a fault.
+        errors = self.errors + [line for line in set(self.abort_lines)
+                                if self.abort_lines.count(line) > self.aborted_redraws]
+        assert not errors, "\n".join(errors)
+
+
+@contextmanager
+def htmx_answer(page, path_end):
+    """Around a click whose htmx request goes to a path ending in `path_end`: yields
+    Playwright's response, and returns only once htmx has swapped the answer in
+    (htmx:afterRequest comes after the swap), not merely once it arrived."""
+    page.evaluate("""end => { window.htmxAnswered = false;
+        document.addEventListener('htmx:afterRequest', function done(event) {
+            if (!event.detail.pathInfo.requestPath.endsWith(end)) return;
+            window.htmxAnswered = true;
+            document.removeEventListener('htmx:afterRequest', done);
+        }); }""", path_end)
+    with page.expect_response(lambda response: response.url.endswith(path_end)) as answer:
+        yield answer
+    page.wait_for_function("window.htmxAnswered === true")
 
 
 def assert_whole(page):
@@ -51,10 +89,12 @@ def assert_whole(page):
 
 
 def shown_stones(page):
-    """{square: colour} of the stones on the page's board, and the ply it shows."""
-    cells = page.eval_on_selector_all(
-        "#game-state .board .cell", "cells => cells.map(c => [c.dataset.square, c.dataset.stone])")
-    return {square: stone for square, stone in cells if stone}, int(page.get_attribute("#game-state", "data-ply"))
+    """{square: colour} of the stones on the page's board, and the ply it shows: read at
+    once, for a push may swap in the next position between two reads."""
+    cells, ply = page.evaluate("""() => { const state = document.querySelector('#game-state');
+        return [Array.from(state.querySelectorAll('.board .cell'), c => [c.dataset.square, c.dataset.stone]),
+                Number(state.dataset.ply)]; }""")
+    return {square: stone for square, stone in cells if stone}, ply
 
 
 def stored_stones(game, ply):

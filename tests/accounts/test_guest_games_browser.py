@@ -1,6 +1,6 @@
 """In Chromium, against the live site: a guest plays, signs up, signs out and in again
 and finds every game; a visitor types a code on the home page and sits as a guest.
-Any console error or page error fails the test."""
+Any console error, page error or failed answer fails the test (tests/pages.py Watch)."""
 from concurrent.futures import ThreadPoolExecutor
 
 import pytest
@@ -25,16 +25,10 @@ def patient_expectations():
 
 
 @pytest.fixture
-def watched(page):
-    """The page, failing the test on any console error or uncaught page error."""
-    errors = []
-    page.on("console", lambda message: errors.append(f"{message.text} {message.location.get('url', '')}")
-            if message.type == "error" else None)
-    page.on("pageerror", lambda error: errors.append(str(error)))
+def patient_page(page):
+    """Playwright's page (watched by tests/conftest.py's clean_console like every other), patient."""
     page.set_default_timeout(20000)
-    yield page
-    # The favicon comes with the other half of issue 12; its 404 is Chromium's, not the site's pages'.
-    assert [error for error in errors if not error.endswith("/favicon.ico")] == []
+    return page
 
 
 def open_table(host, variant):
@@ -53,8 +47,8 @@ def my_games(page, site):
     return sorted(page.eval_on_selector_all("table.games tbody tr", "rows => rows.map(r => r.dataset.game)"))
 
 
-def test_a_guest_signs_up_signs_out_signs_in_and_finds_every_game(live_site, watched):
-    page = watched
+def test_a_guest_signs_up_signs_out_signs_in_and_finds_every_game(live_site, patient_page):
+    page = patient_page
     host = make_user("hana", "Hana")
     table = open_table(host, Variant(board="8x8", players=3))
 
@@ -101,8 +95,8 @@ def test_a_guest_signs_up_signs_out_signs_in_and_finds_every_game(live_site, wat
     assert int(page.get_attribute("#game-state", "data-ply")) >= 1
 
 
-def test_a_visitor_types_a_code_on_the_home_page_and_sits_as_a_guest(live_site, watched):
-    page = watched
+def test_a_visitor_types_a_code_on_the_home_page_and_sits_as_a_guest(live_site, patient_page):
+    page = patient_page
     table = open_table(make_user("hana", "Hana"), Variant(board="6x6"))
     page.goto(f"{live_site.url}/")
     page.get_by_label("Table code").fill(table.code.lower())

@@ -10,7 +10,7 @@ from games.models import Game, Move
 from tests.lobby.conftest import make_user
 from tests.lobby.test_tables_in_browser import (  # noqa: F401 (clean_consoles: every person's console checked)
     clean_consoles, open_table, person, state, wait_for_board, wait_for_ply)
-from tests.pages import Watch, assert_board_is_the_stored_game, assert_whole
+from tests.pages import Watch, assert_board_is_the_stored_game, assert_whole, htmx_answer
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.browser]
 
@@ -35,9 +35,8 @@ def moves_sent(page):
 
 def click(page, square, game):
     """A click that the page sends: wait for its answer; the page stays whole and shows the stored game."""
-    with page.expect_response(re.compile(r"/move/$")) as answer:
+    with htmx_answer(page, "/move/") as answer:
         page.locator(f'#game-state [data-square="{square}"]').click()
-    page.wait_for_timeout(100)
     assert_whole(page)
     assert_board_is_the_stored_game(page, game)
     return answer.value.status, page.locator("#game-message").inner_text().strip()
@@ -71,6 +70,7 @@ def test_a_guest_in_german_and_a_host_in_english_misclick_at_a_table(live_site, 
     guest.goto(f"{live_site.url}/tables/{code}/")
     guest.get_by_role("button", name="Deutsch").click()
     expect(guest.locator("html")).to_have_attribute("lang", "de")
+    guest.wait_for_load_state()  # htmx takes over the forms at DOMContentLoaded: before, a post is plain
 
     # The form offers the free seat only; refused values are answered in place, in German.
     options = guest.locator(".guest-form select[name=seat] option")

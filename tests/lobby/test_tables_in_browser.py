@@ -66,6 +66,7 @@ def wait_for_ply(page, ply):
 
 def wait_for_board(page):
     page.wait_for_selector("#game-state .board")
+    page.wait_for_load_state()  # htmx takes over the board at DOMContentLoaded, before load
 
 
 def open_table(page, site, query, *, seat=None, computer=(), public=False):
@@ -195,6 +196,25 @@ def test_a_public_three_player_table_joined_from_the_lobby_with_a_computer_seat(
     for page in pages:
         expect(page.locator("#table-seats")).to_contain_text("Computer")
         assert len(re.findall(r"[a-j]\d+:(?:black|white|red|neutral)", board(page))) == 4 + 9
+
+
+def test_quick_choices_and_a_quick_submit_lose_nothing_on_the_new_table_form(live_site, browser):
+    """Each choice redraws the form; a newer choice, then the submission, cut the redraw on
+    its way short. The redraws are held here until then: the table has every choice, and
+    the console only the aborts htmx logs for the cut redraws (tests/pages.py)."""
+    host = person(browser, live_site, make_user("alice", "Alice"))
+    held = []
+    host.route("**/tables/new/**", lambda route: held.append(route)
+               if route.request.headers.get("hx-request") else route.continue_())
+    host.goto(f"{live_site.url}/tables/new/?board=8x8&players=3&level=easy")
+    host.locator('input[name="computer"][value="red"]').check()
+    host.get_by_label("Public: show the table in the lobby").check()
+    host.get_by_role("button", name="Open the table").click()
+    host.wait_for_selector("#table-code")
+    assert len(held) == 2  # neither redraw was answered before the page moved on
+    table = Table.objects.get(code=host.inner_text("#table-code").strip())
+    assert table.is_public
+    assert list(table.game.seats.filter(is_computer=True).values_list("colour", flat=True)) == ["red"]
 
 
 def test_a_slow_player_times_out_and_the_computer_moves_for_them(quick_site, browser):

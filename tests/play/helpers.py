@@ -38,4 +38,6 @@ def start_game(page, live_site, query, level=None):
         page.get_by_label("Computer level").select_option(level)
     page.get_by_role("button", name="Start").click()
     page.wait_for_selector("#game-state")
+    # htmx takes over the board at DOMContentLoaded: a click before is a plain form post.
+    page.wait_for_load_state()
     return page.get_attribute("#game", "data-viewer-colours")
