@@ -8,8 +8,10 @@ fitted by ``python -m games.ai.train`` (see there) to the final disc margin.
 File format (``<board>[-anti].bin``), little-endian, standard library only:
 
 * header ``struct "<4sHHII"``: magic ``b"RVPW"``, format version (1),
-  number of stages, weights per stage (the pattern set's ``features`` + 1 for
-  the stage's constant), number of playable squares;
+  number of stages, weights per stage (the pattern set's ``features``, then
+  the stage's constant and the weight in 1/1000 of the hand-made evaluation,
+  0 when it is not used: see ``PatternSet.make_evaluator``), number of
+  playable squares;
 * per stage ``struct "<HH"``: its first and last number of empties;
 * the weights: ``zlib``-compressed ``array("h")`` (int16 centi-discs), stage
   after stage, each the full table (mirror-image indices already expanded),
@@ -74,19 +76,25 @@ def read_weights(path: Path) -> tuple[list[tuple[int, int, array]], int]:
     return stages, squares
 
 
-def evaluator_from(lib_geo, stages: list[tuple[int, int, array]]):
+def evaluator_from(lib_geo, stages: list[tuple[int, int, array]], anti: bool = False):
     """``evaluate(P, O)`` over ``stages`` (every number of empties covered)."""
     ps = pattern_set(lib_geo)
     squares = lib_geo.playable_count
     by_empties = [None] * (squares + 1)
     for lo, hi, w in stages:
-        if len(w) != ps.features + 1:
+        if len(w) != ps.features + 2:
             raise ValueError("weights do not match the pattern set")
         for e in range(lo, min(hi, squares) + 1):
             by_empties[e] = w
     if any(w is None for w in by_empties):
         raise ValueError("the stages do not cover every number of empties")
-    return ps.make_evaluator(by_empties)
+    hand = None
+    if any(w[ps.features + 1] for _, _, w in stages):
+        from .bitboard import tables
+        from .evaluation import make_evaluator
+
+        hand = make_evaluator(tables(lib_geo), anti)
+    return ps.make_evaluator(by_empties, hand)
 
 
 @lru_cache(maxsize=16)
@@ -100,4 +108,4 @@ def learned_evaluator(lib_geo, anti: bool):
     stages, squares = read_weights(path)
     if squares != lib_geo.playable_count:
         return None
-    return evaluator_from(lib_geo, stages)
+    return evaluator_from(lib_geo, stages, anti)

@@ -209,17 +209,22 @@ class PatternSet:
         exec(compile(self.source, f"<patterns {self.geo.board}>", "exec"), namespace)
         return namespace["indices"]
 
-    def make_evaluator(self, stages):
-        """``evaluate(P, O)``: the sum of the weights of every instance's index
-        plus the stage's constant (index ``features``, the value of having the
-        move), from ``stages[empties]`` (a flat weight array per stage)."""
+    def make_evaluator(self, stages, hand=None):
+        """``evaluate(P, O)`` from ``stages[empties]``, a flat weight array per
+        stage: the sum of the weights of every instance's index, plus the
+        stage's constant (index ``features``: the value of having the move),
+        plus, when ``hand`` is given, ``w[features + 1] / 1000`` times
+        ``hand(P, O)`` (the hand-made evaluation as one more feature)."""
         squares = self.geo.playable_count
+        f = self.features
         src = ["def evaluate(P, O):", f"    w = STAGES[{squares} - (P | O).bit_count()]"] + self._body
         src.append("    return (")
         src += [f"        {'+ ' if k else ''}w[{e}]" for k, e in enumerate(self._exprs)]
-        src.append(f"        + w[{self.features}]")
+        src.append(f"        + w[{f}]")
+        if hand is not None:
+            src.append(f"        + w[{f + 1}] * HAND(P, O) // 1000")
         src.append("    )")
-        namespace = dict(self.tables, STAGES=stages)
+        namespace = dict(self.tables, STAGES=stages, HAND=hand)
         exec(compile("\n".join(src), f"<pattern evaluation {self.geo.board}>", "exec"), namespace)
         return namespace["evaluate"]
 

@@ -51,8 +51,8 @@ from games import Board, Variant
 from .bitboard import tables_for
 from .endgame import EndgameSolver
 from .evaluation import make_evaluator
-from .learned import weights_path
-from .search import Searcher
+from .learned import evaluator_from, weights_path
+from .search import Searcher, to_stones
 
 TEST_SEED = 10**6
 
@@ -246,6 +246,30 @@ def stages_for(squares: int, width: int) -> list[tuple[int, int]]:
     return [(lo, min(lo + width - 1, squares)) for lo in range(0, squares + 1, width)]
 
 
+def _label_chunk(task) -> list[float]:
+    board, anti, depth, stages, positions = task
+    geo = tables_for(board)
+    searcher = Searcher(geo, evaluator_from(geo.lib, stages, anti), anti=anti)
+    out = []
+    for P, O in positions:
+        searcher.tt.clear()
+        out.append(to_stones(searcher.root(P, O, depth)[0]))
+    return out
+
+
+def _search_labels(args, stages, positions) -> list[float]:
+    """The value of a ``--bootstrap``-ply search of each position, in discs."""
+    per = 500
+    tasks = [(args.board, args.anti, args.bootstrap, stages, positions[k:k + per])
+             for k in range(0, len(positions), per)]
+    if args.jobs <= 1:
+        return [v for t in tasks for v in _label_chunk(t)]
+    from multiprocessing import get_context
+
+    with get_context("spawn").Pool(args.jobs) as pool:
+        return [v for part in pool.map(_label_chunk, tasks) for v in part]
+
+
 def cmd_fit(args) -> None:
     d = _data_dir(args)
     files = sorted(d.glob("selfplay-*.txt"))
@@ -269,24 +293,35 @@ def cmd_fit(args) -> None:
     valid = read_positions(valid_files)
     print(f"{len(train)} training positions, {len(valid)} validation positions", flush=True)
     canon = ps.canonical_maps()
-    canon_flat = np.zeros(ps.features + 1, dtype=np.int64)
+    F = ps.features
+    canon_flat = np.zeros(F + 2, dtype=np.int64)
     for (_, size, off), cmap in zip(ps.classes, canon):
         canon_flat[off:off + 3 ** size] = off + np.asarray(cmap)
-    canon_flat[ps.features] = ps.features
+    canon_flat[F] = F
+    canon_flat[F + 1] = F + 1
     n_inst = len(ps.instances)
+    hand = make_evaluator(geo, args.anti)
 
     def design(rows):
         idx = np.array([ps.evaluate_indices(P, O) for P, O, *_ in rows], dtype=np.int64).reshape(-1, n_inst)
         idx = canon_flat[idx]
-        idx = np.hstack([idx, np.full((len(rows), 1), ps.features)])
-        data = np.ones(idx.size)
-        indptr = np.arange(0, idx.size + 1, n_inst + 1)
-        X = csr_matrix((data, idx.ravel(), indptr), shape=(len(rows), ps.features + 1))
+        cols = [idx, np.full((len(rows), 1), F)]
+        vals = [np.ones(idx.shape), np.ones((len(rows), 1))]
+        if args.hand:
+            # the hand-made evaluation in discs, one dense column
+            cols.append(np.full((len(rows), 1), F + 1))
+            vals.append(np.array([[hand(P, O) / 100] for P, O, *_ in rows]))
+        idx = np.hstack(cols)
+        data = np.hstack(vals).ravel()
+        indptr = np.arange(0, idx.size + 1, idx.shape[1])
+        X = csr_matrix((data, idx.ravel(), indptr), shape=(len(rows), F + 2))
         y = np.array([r[3] for r in rows], dtype=float)
         return X, y
 
     empties_train = np.array([r[2] for r in train])
     empties_valid = np.array([r[2] for r in valid]) if valid else np.zeros(0, dtype=int)
+    exact_train = np.array([r[4] for r in train], dtype=bool)
+    exact_valid = np.array([r[4] for r in valid], dtype=bool)
     Xt, yt = design(train)
     Xv, yv = design(valid) if valid else (None, None)
     stages = []
@@ -294,25 +329,36 @@ def cmd_fit(args) -> None:
     damps = [float(x) for x in args.damp.split(",")]
     for lo, hi in stages_for(squares, args.stage_width):
         sel = (empties_train >= lo - 1) & (empties_train <= hi + 1)
-        w = np.zeros(ps.features + 1)
-        if sel.sum() >= 50:
-            best = None
-            vsel = (empties_valid >= lo) & (empties_valid <= hi)
-            for damp in damps:
-                sol = lsqr(Xt[sel], yt[sel], damp=damp, atol=1e-6, btol=1e-6, iter_lim=2000)[0]
-                err = (float(np.abs(Xv[vsel] @ sol - yv[vsel]).mean())
-                       if Xv is not None and vsel.sum() else 0.0)
-                if best is None or err < best[0]:
-                    best = (err, damp, sol)
-                if Xv is None or not vsel.sum():
-                    break
-            err, damp, sol = best
-            w = sol
-            print(f"stage {lo:2d}-{hi:2d}: {int(sel.sum())} positions, damping {damp:g}, "
-                  f"validation MAE {err:.2f} discs", flush=True)
-        else:
-            print(f"stage {lo:2d}-{hi:2d}: too few positions, weights 0", flush=True)
-        full = np.clip(np.rint(w[canon_flat] * 100), -32000, 32000).astype(np.int16)
+        vsel = (empties_valid >= lo) & (empties_valid <= hi)
+        if sel.sum() < 50:
+            print(f"stage {lo:2d}-{hi:2d}: too few positions, the weights of the stage before", flush=True)
+            stages.append((lo, hi, stages[-1][2]))
+            continue
+        if args.bootstrap and stages:
+            # labels from a short search into the stages fitted already (the stage
+            # being fitted borrows the weights of the one before)
+            cover = stages + [(lo, squares, stages[-1][2])]
+            for y, rows, want in ((yt, train, sel & ~exact_train), (yv, valid, vsel & ~exact_valid)):
+                pick = np.flatnonzero(want)
+                if y is None or not len(pick):
+                    continue
+                y[pick] = _search_labels(args, cover, [rows[k][:2] for k in pick])
+        best = None
+        for damp in damps:
+            sol = lsqr(Xt[sel], yt[sel], damp=damp, atol=1e-6, btol=1e-6, iter_lim=2000)[0]
+            err = (float(np.abs(Xv[vsel] @ sol - yv[vsel]).mean())
+                   if Xv is not None and vsel.sum() else 0.0)
+            if best is None or err < best[0]:
+                best = (err, damp, sol)
+            if Xv is None or not vsel.sum():
+                break
+        err, damp, w = best
+        print(f"stage {lo:2d}-{hi:2d}: {int(sel.sum())} positions, damping {damp:g}, "
+              f"validation MAE {err:.2f} discs", flush=True)
+        full = np.clip(np.rint(w[canon_flat] * 100), -32000, 32000)
+        # the hand-made evaluation is in centi-discs already: its weight is kept in 1/1000
+        full[F + 1] = np.clip(np.rint(w[F + 1] * 1000), -32000, 32000)
+        full = full.astype(np.int16)
         stages.append((lo, hi, array("h", full.tobytes())))
     path = Path(args.out) if args.out else weights_path(args.board, args.anti)
     write_weights(path, stages, squares)
@@ -320,7 +366,7 @@ def cmd_fit(args) -> None:
 
 
 def cmd_report(args) -> None:
-    from .learned import evaluator_from, read_weights
+    from .learned import read_weights
 
     geo = tables_for(args.board)
     d = _data_dir(args)
@@ -328,7 +374,7 @@ def cmd_report(args) -> None:
     if not test:
         sys.exit(f"no test set in {d}; run the testset step first")
     path = Path(args.out) if args.out else weights_path(args.board, args.anti)
-    learned = evaluator_from(geo.lib, read_weights(path)[0]) if path.exists() else None
+    learned = evaluator_from(geo.lib, read_weights(path)[0], args.anti) if path.exists() else None
     hand = make_evaluator(geo, args.anti)
     # scale the hand-made evaluation to discs: least squares per number of empties
     train = read_positions(sorted(d.glob("selfplay-*.txt"))[:40])
@@ -366,7 +412,12 @@ def main(argv=None) -> None:
     p.add_argument("--exact", type=int, default=14, help="solve exactly from this many empties")
     p.add_argument("--temperature", type=float, default=150.0, help="softmax temperature, centi-discs")
     p.add_argument("--stage-width", type=int, default=4)
-    p.add_argument("--damp", default="0.5,1,2,4", help="ridge damping values to try")
+    p.add_argument("--damp", default="2,8", help="ridge damping values to try")
+    p.add_argument("--bootstrap", type=int, default=0, metavar="PLIES",
+                   help="label the positions before the exact horizon by a search of this depth into "
+                        "the stages fitted already, instead of by the game")
+    p.add_argument("--hand", action="store_true",
+                   help="fit the hand-made evaluation as one more feature (the patterns then correct it)")
     p.add_argument("--out", default=None, help="weights file (default: the shipped one in games/ai/weights/)")
     p.add_argument("--jobs", type=int, default=1)
     p.add_argument("--minutes", type=float, default=None, help="start no new chunk after this long")

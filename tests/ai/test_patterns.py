@@ -8,6 +8,8 @@ import pytest
 
 from games import Board
 from games.ai import choose_move
+from games.ai.bitboard import tables
+from games.ai.evaluation import make_evaluator
 from games.ai.learned import evaluator_from, learned_evaluator, read_weights, write_weights
 from games.ai.patterns import pattern_set
 from games.rules.geometry import get_geometry
@@ -33,7 +35,7 @@ def symmetric_weights(ps, rng, stages):
     out = []
     canon = ps.canonical_maps()
     for lo, hi in stages:
-        w = array("h", [0]) * (ps.features + 1)
+        w = array("h", [0]) * (ps.features + 2)
         for (_, size, off), cmap in zip(ps.classes, canon):
             values = [rng.randrange(-500, 500) for _ in range(3 ** size)]
             for i in range(3 ** size):
@@ -93,7 +95,14 @@ def test_weights_file_round_trip(tmp_path):
     evaluate = evaluator_from(geo, back)
     empties = 36 - (P | O).bit_count()
     w = stages[0][2] if empties <= 17 else stages[1][2]
-    assert evaluate(P, O) == sum(w[i] for i in ps.indices_slow(P, O)) + w[ps.features]
+    patterns = sum(w[i] for i in ps.indices_slow(P, O)) + w[ps.features]
+    assert evaluate(P, O) == patterns
+    # the hand-made evaluation as one more feature, weighted in 1/1000
+    for _, _, stage in back:
+        stage[ps.features + 1] = 500
+    with_hand = evaluator_from(geo, back)
+    hand = make_evaluator(tables(geo), False)
+    assert with_hand(P, O) == patterns + 500 * hand(P, O) // 1000
 
 
 def test_blocked_boards_have_no_patterns_and_keep_the_hand_made_evaluation():

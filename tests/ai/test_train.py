@@ -57,6 +57,14 @@ def test_fit_writes_weights_that_load_without_numpy(tmp_path):
     right = sum((evaluate(P, O) > 0) == (label > 0) for P, O, _, label, _ in rows if label)
     assert right > 0.7 * sum(1 for r in rows if r[3])
     assert learned_evaluator(get_geometry("6x6"), False) is None  # nothing shipped for 6x6
+    # fitted from the end towards the opening, with search labels and the hand-made term
+    boot = tmp_path / "6x6-boot.bin"
+    main(["fit", "--stage-width", "12", "--bootstrap", "2", "--hand", "--out", str(boot)] + common)
+    stages, _ = read_weights(boot)
+    ps_features = len(stages[0][2]) - 2
+    assert any(w[ps_features + 1] for _, _, w in stages)
+    evaluate = evaluator_from(get_geometry("6x6"), stages)
+    assert isinstance(evaluate(*rows[0][:2]), int)
 
 
 def test_fit_needs_data(tmp_path):
