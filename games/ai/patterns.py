@@ -78,19 +78,19 @@ class PatternSet:
             cls = len(self.classes)
             self.classes.append((name, len(cells), offset))
             offset += 3 ** len(cells)
-            seen = {}
-            perms = []
+            canonical = [lib_geo.cell_index(c, r) for c, r in cells]
+            seen = set()
+            perms = set()
             for _, f in SYMMETRIES:
-                moved = [f(c, r, n) for c, r in cells]
-                squares = [lib_geo.cell_index(c, r) for c, r in moved]
+                squares = [lib_geo.cell_index(*f(c, r, n)) for c, r in cells]
                 key = frozenset(squares)
                 if key not in seen:
-                    seen[key] = squares
+                    seen.add(key)
                     self.instances.append((cls, squares))
-                if key == frozenset(seen[next(iter(seen))]):
-                    first = seen[next(iter(seen))]
-                    perms.append(tuple(first.index(sq) for sq in squares))
-            self.stabilisers.append(sorted(set(perms)))
+                if key == frozenset(canonical):
+                    # a symmetry that maps the shape onto itself: digit j goes to digit perm[j]
+                    perms.add(tuple(canonical.index(sq) for sq in squares))
+            self.stabilisers.append(sorted(perms))
         self.features = offset
         self.evaluate_indices = self.compile()
 
