@@ -11,6 +11,7 @@ from games.ai import choose_move
 from games.ai.bitboard import tables
 from games.ai.evaluation import make_evaluator
 from games.ai.learned import evaluator_from, learned_evaluator, read_weights, write_weights
+from games.ai.levels import evaluator
 from games.ai.patterns import pattern_set
 from games.rules.geometry import get_geometry
 
@@ -120,3 +121,24 @@ def test_hand_made_evaluation_can_still_be_asked_for():
         assert choose_move(board, level, time_limit=0.2, seed=1, evaluation="handmade") in board.legal_moves
     with pytest.raises(ValueError):
         choose_move(board, "normal", evaluation="psychic")
+
+
+def test_normal_and_hard_use_the_shipped_8x8_weights_and_nothing_else():
+    geo = get_geometry("8x8")
+    shipped = learned_evaluator(geo, False)
+    assert shipped is not None
+    assert evaluator(tables(geo), False) is shipped
+    assert evaluator(tables(geo), False, "handmade") is not shipped
+    assert learned_evaluator(geo, True) is None  # 8x8 Anti keeps the hand-made evaluation
+    for board in ("6x6", "10x10", "octagon"):
+        assert learned_evaluator(get_geometry(board), False) is None
+
+
+def test_the_shipped_8x8_weights_value_a_corner():
+    board = random_board(make_variant("8x8"), 20, seed=2)
+    P, O = board.bits[board.turn_index], board.bits[1 - board.turn_index]
+    geo = get_geometry("8x8")
+    evaluate = learned_evaluator(geo, False)
+    corner = geo.bit("a1")
+    P, O = P & ~corner, O & ~corner
+    assert evaluate(P | corner, O) > evaluate(P, O | corner)
