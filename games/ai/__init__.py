@@ -46,6 +46,11 @@ __all__ = ["choose_move", "analyse", "LEVELS", "HARD_DEFAULT_TIME"]
 
 log = logging.getLogger(__name__)
 
+# the review's mistake threshold (games.analysis) was set on the hand-made
+# evaluation's scale; the analysis keeps it until that threshold is measured
+# again on the learned one
+ANALYSIS_EVALUATION = "handmade"
+
 # fixed cost reserved out of every time limit (position set-up, first-call
 # table building, scheduling noise on a busy worker)
 OVERHEAD = 0.03
@@ -185,7 +190,7 @@ def analyse(board, *, time_limit: float) -> list[tuple[str, float]]:
         return sorted(((m, round(v / 100, 2)) for m, v in vals), key=lambda x: -x[1])
     P, O = bits[t], bits[1 - t]
     if legal == ["pass"]:
-        s = Searcher(geo, evaluator(geo, anti), anti=anti)
+        s = Searcher(geo, evaluator(geo, anti, ANALYSIS_EVALUATION), anti=anti)
         v = -s._pvs(O, P, 2, -10**9, 10**9, True)
         return [("pass", round(to_stones(v), 2))]
     empties = (geo.playable & ~(P | O)).bit_count()
@@ -196,7 +201,7 @@ def analyse(board, *, time_limit: float) -> list[tuple[str, float]]:
             return [(geo.name(sq), float(v)) for sq, v in exact]
         except Timeout:
             pass
-    searcher = Searcher(geo, evaluator(geo, anti), anti=anti)
+    searcher = Searcher(geo, evaluator(geo, anti, ANALYSIS_EVALUATION), anti=anti)
     result = None
     max_depth = 3 if len(geo.squares) > 64 else 4
     searcher.deadline = None
