@@ -25,7 +25,8 @@ def add_play_arguments(p: argparse.ArgumentParser) -> None:
                    help="draw N (2, 4, 6, 8) blocked squares from --seed")
     p.add_argument("--handicap", type=int, default=0, metavar="N")
     p.add_argument("--handicap-colour", default="white", choices=["black", "white"])
-    p.add_argument("--a", default="hard", help="player A: random, easy, normal or hard")
+    p.add_argument("--a", default="hard", help="player A: random, easy, normal or hard (normal-handmade, "
+                   "hard-handmade: those levels with the hand-made evaluation, as before the learned one)")
     p.add_argument("--b", default="normal", help="player B (every other seat)")
     p.add_argument("--games", type=int, default=100)
     p.add_argument("--time", type=float, default=None,

@@ -1,6 +1,8 @@
 """What each level does (two players; multi-player levels are in multiplayer.py).
 
-* **Easy**: a 2-ply search with the full evaluation, then every move's value
+* **Easy**: a 2-ply search with the hand-made evaluation (kept weak on
+  purpose; Normal and Hard search with the learned pattern evaluation where
+  its weights are shipped, ``evaluator``), then every move's value
   gets Gaussian noise (sd 5 discs, ``EASY_NOISE``) and the best noisy value
   is played: small and medium mistakes are frequent and varied, giving away
   a corner is rarer (it costs more than the noise).  In the last 8 empties it
@@ -28,6 +30,7 @@ from . import clock
 from .bitboard import Tables
 from .endgame import EndgameSolver, Timeout
 from .evaluation import make_evaluator
+from .learned import learned_evaluator
 from .search import WIN, Searcher
 
 LEVELS = ("easy", "normal", "hard")
@@ -40,8 +43,18 @@ EASY_DEPTH = 2
 EASY_NOISE = 500
 
 
+EVALUATIONS = ("learned", "handmade")
+
+
 @lru_cache(maxsize=32)
-def evaluator(geo: Tables, anti: bool):
+def evaluator(geo: Tables, anti: bool, evaluation: str = "learned"):
+    """The evaluation Normal and Hard search with: the learned pattern
+    evaluation where weights are shipped for the board (``learned.py``),
+    else (and for ``"handmade"``) the hand-made one (``evaluation.py``)."""
+    if evaluation == "learned":
+        learned = learned_evaluator(geo.lib, anti)
+        if learned is not None:
+            return learned
     return make_evaluator(geo, anti)
 
 
@@ -68,7 +81,7 @@ def _solved_move(geo: Tables, P: int, O: int, anti: bool, deadline: float | None
 
 
 def choose_easy(geo: Tables, P: int, O: int, anti: bool, rng: random.Random,
-                deadline: float | None) -> int:
+                deadline: float | None, evaluation: str = "learned") -> int:
     moves = _moves_list(geo, P, O)
     if len(moves) == 1:
         return moves[0]
@@ -77,7 +90,7 @@ def choose_easy(geo: Tables, P: int, O: int, anti: bool, rng: random.Random,
         sq = _solved_move(geo, P, O, anti, deadline)
         if sq is not None:
             return sq
-    searcher = Searcher(geo, evaluator(geo, anti), anti=anti)
+    searcher = Searcher(geo, evaluator(geo, anti, "handmade"), anti=anti)
     searcher.deadline = deadline
     try:
         values = searcher.move_values(P, O, EASY_DEPTH)
@@ -90,7 +103,7 @@ def choose_easy(geo: Tables, P: int, O: int, anti: bool, rng: random.Random,
 
 
 def choose_normal(geo: Tables, P: int, O: int, anti: bool, rng: random.Random,
-                  deadline: float | None) -> int:
+                  deadline: float | None, evaluation: str = "learned") -> int:
     moves = _moves_list(geo, P, O)
     if len(moves) == 1:
         return moves[0]
@@ -100,13 +113,13 @@ def choose_normal(geo: Tables, P: int, O: int, anti: bool, rng: random.Random,
         sq = _solved_move(geo, P, O, anti, deadline)
         if sq is not None:
             return sq
-    searcher = Searcher(geo, evaluator(geo, anti), anti=anti)
+    searcher = Searcher(geo, evaluator(geo, anti, evaluation), anti=anti)
     _, best, _ = searcher.iterate(P, O, max_depth=3 if big else 4, deadline=deadline)
     return best if best >= 0 else moves[0]
 
 
 def choose_hard(geo: Tables, P: int, O: int, anti: bool, rng: random.Random,
-                deadline: float | None) -> int:
+                deadline: float | None, evaluation: str = "learned") -> int:
     moves = _moves_list(geo, P, O)
     if len(moves) == 1:
         return moves[0]
@@ -116,7 +129,7 @@ def choose_hard(geo: Tables, P: int, O: int, anti: bool, rng: random.Random,
     budget = deadline - start
     n = _empties(geo, P, O)
     exact_now, solve_to = _solver_horizon(geo, budget)
-    searcher = Searcher(geo, evaluator(geo, anti), anti=anti)
+    searcher = Searcher(geo, evaluator(geo, anti, evaluation), anti=anti)
     if n <= exact_now:
         # small endgame: the exact solver is certain to be quick
         sq = _solved_move(geo, P, O, anti, deadline)

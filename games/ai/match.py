@@ -25,7 +25,9 @@ from games import Board, Variant
 
 from . import choose_move, clock
 
-PLAYER_KINDS = ("random", "easy", "normal", "hard")
+# "normal-handmade" and "hard-handmade": the levels with the hand-made evaluation
+# even where learned weights are shipped (today's levels, to measure against)
+PLAYER_KINDS = ("random", "easy", "normal", "hard", "normal-handmade", "hard-handmade")
 
 
 @dataclass
@@ -123,8 +125,10 @@ def play_game(variant: Variant, kinds: list[str], opening: list[str], *, time_li
             move = rng.choice(legal)
         else:
             t0, c0 = time.monotonic(), time.process_time()
-            tl = time_limit if kind == "hard" else None
-            move = choose_move(board, kind, time_limit=tl, seed=rng.randrange(1 << 30))
+            level, _, evaluation = kind.partition("-")
+            tl = time_limit if level == "hard" else None
+            move = choose_move(board, level, time_limit=tl, seed=rng.randrange(1 << 30),
+                               evaluation=evaluation or "learned")
             if times is not None and legal != ["pass"] and len(legal) > 1:
                 times.setdefault(kind, []).append(time.monotonic() - t0)
                 cpu_times.setdefault(kind, []).append(time.process_time() - c0)

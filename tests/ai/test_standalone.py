@@ -25,4 +25,5 @@ def test_rules_import_without_django():
 
 
 def test_ai_import_without_django():
-    bare_import("games.ai, games.ai.match, games.ai.cli, games.ai.multiplayer, games.ai.fitting")
+    bare_import("games.ai, games.ai.match, games.ai.cli, games.ai.multiplayer, games.ai.fitting, "
+                "games.ai.patterns, games.ai.learned, games.ai.train")

@@ -1,0 +1,431 @@
+"""Fit the learned pattern evaluation from self-play: ``python -m games.ai.train``.
+
+    python -m games.ai.train --board 8x8 [--anti] all      # every step below, resumable
+    python -m games.ai.train --board 8x8 selfplay --games 4000 --minutes 50 --jobs 2
+    python -m games.ai.train --board 8x8 testset --count 200
+    python -m games.ai.train --board 8x8 fit            # writes games/ai/weights/8x8.bin
+    python -m games.ai.train --board 8x8 report         # held-out accuracy per empties
+
+Steps (files under ``--data``, default ``var/ai-train/<board>[-anti]/``):
+
+* **selfplay**: games of our own engine in chunks of ``--chunk`` games, chunk
+  ``k`` seeded with ``k`` (reproducible; an existing chunk file is kept, so a
+  stopped run resumes where it was; ``--minutes`` stops starting new chunks
+  after that long, so each call is a step of at most an hour).  A game starts
+  with 0-``--random-plies`` uniformly random moves, then each move is drawn
+  from a softmax over the moves' values (a 2-ply search with the hand-made
+  evaluation, temperature ``--temperature`` centi-discs).  Every position
+  from ``--exact`` empties down is labelled with its exact final margin by the
+  endgame solver; the earlier positions of the game get the exact margin of
+  the game's first solved position (the result under perfect play from there:
+  the noise left is that of the moves played before it, reported by
+  ``report``).
+* **testset**: separate seeds (from 10**6 on), games stopped at 16, 20 (and
+  ``--test-empties``) empties, each position solved exactly; the same games
+  are also played on to the ``--exact`` horizon to give the label the
+  training would have given, measuring the labels' noise.
+* **fit** (needs numpy and scipy: ``pip install -e ".[train]"``): one weight
+  set per stage of ``--stage-width`` empties, ridge regression (scipy's lsqr,
+  damping chosen on a tenth of the chunks held back) on the positions of the
+  stage and one empty either side; mirror-image configurations share one
+  weight.  Writes ``games/ai/weights/<board>[-anti].bin`` (see learned.py).
+* **report**: mean absolute error in discs on the test set, per number of
+  empties, of the learned evaluation, of the hand-made one scaled to discs
+  (least squares per stage on the training data) and of the training labels.
+
+The runtime (``games.ai`` itself) needs none of numpy or scipy.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import os
+import random
+import sys
+import time
+from pathlib import Path
+
+from games import Board, Variant
+
+from .bitboard import tables_for
+from .endgame import EndgameSolver
+from .evaluation import make_evaluator
+from .learned import evaluator_from, weights_path
+from .search import Searcher, to_stones
+
+TEST_SEED = 10**6
+
+
+def _variant(board: str, anti: bool) -> Variant:
+    return Variant(board=board, anti=anti)
+
+
+def _start(board: str, anti: bool) -> tuple[int, int]:
+    b = Board(_variant(board, anti))
+    return b.bits[b.turn_index], b.bits[1 - b.turn_index]
+
+
+class Player:
+    """Self-play: random opening moves, then a softmax over 2-ply values."""
+
+    def __init__(self, board: str, anti: bool, temperature: float, depth: int = 2):
+        self.geo = tables_for(board)
+        self.anti = anti
+        self.searcher = Searcher(self.geo, make_evaluator(self.geo, anti), anti=anti)
+        self.temperature = temperature
+        self.depth = depth
+
+    def move(self, P: int, O: int, rng: random.Random, random_move: bool) -> int:
+        mv = self.geo.moves(P, O)
+        squares = []
+        while mv:
+            b = mv & -mv
+            mv ^= b
+            squares.append(b.bit_length() - 1)
+        if random_move or len(squares) == 1:
+            return rng.choice(squares)
+        self.searcher.tt.clear()
+        values = self.searcher.move_values(P, O, self.depth)
+        top = values[0][1]
+        weights = [math.exp(max(-50.0, (v - top) / self.temperature)) for _, v in values]
+        return rng.choices([sq for sq, _ in values], weights)[0]
+
+
+def play(player: Player, rng: random.Random, P: int, O: int, random_plies: int, exact: int,
+         stop_at: int = -1, solver: EndgameSolver | None = None):
+    """Play from (P, O) (mover first); returns the list of [P, O, empties, colour,
+    exact value or None] records and the first exact value as (colour, value),
+    or None when the game ended before ``exact`` empties.  Stops at ``stop_at``
+    empties when given (records up to there)."""
+    geo = player.geo
+    moves, flips, playable = geo.moves, geo.flips, geo.playable
+    records = []
+    colour = 0
+    first_exact = None
+    ply = 0
+    while True:
+        mv = moves(P, O)
+        if not mv:
+            if not moves(O, P):
+                break
+            P, O, colour = O, P, 1 - colour
+            continue
+        e = (playable & ~(P | O)).bit_count()
+        if e == stop_at:
+            records.append([P, O, e, colour, None])
+            break
+        value = None
+        if e <= exact and solver is not None:
+            value = solver.solve(P, O)[0]
+            if first_exact is None:
+                first_exact = (colour, value)
+        if stop_at < 0:
+            records.append([P, O, e, colour, value])
+        sq = player.move(P, O, rng, ply < random_plies)
+        b = 1 << sq
+        f = flips(b, P, O)
+        P, O, colour = O ^ f, P | f | b, 1 - colour
+        ply += 1
+    return records, first_exact
+
+
+def selfplay_chunk(args) -> str:
+    board, anti, chunk, games, random_plies, exact, temperature, out = args
+    rng = random.Random(chunk * 7919 + (1 if anti else 0))
+    player = Player(board, anti, temperature)
+    lines = []
+    for _ in range(games):
+        P, O = _start(board, anti)
+        solver = EndgameSolver(player.geo, anti=anti)
+        records, first = play(player, rng, P, O, rng.randint(0, random_plies), exact, solver=solver)
+        if first is None:
+            continue
+        fc, fv = first
+        for P, O, e, colour, value in records:
+            label = value if value is not None else (fv if colour == fc else -fv)
+            lines.append(f"{P:x} {O:x} {e} {label} {1 if value is not None else 0}\n")
+    tmp = out.with_suffix(".tmp")
+    tmp.write_text("".join(lines))
+    os.replace(tmp, out)
+    return str(out)
+
+
+def testset_chunk(args) -> str:
+    board, anti, chunk, count, empties_list, random_plies, exact, temperature, out = args
+    rng = random.Random(TEST_SEED + chunk * 7919 + (1 if anti else 0))
+    player = Player(board, anti, temperature)
+    lines = []
+    done = 0
+    while done < count:
+        target = empties_list[done % len(empties_list)]
+        P, O = _start(board, anti)
+        records, _ = play(player, rng, P, O, rng.randint(0, random_plies), exact, stop_at=target)
+        if not records or records[-1][2] != target:
+            continue
+        P, O, e, _, _ = records[-1]
+        value = EndgameSolver(player.geo, anti=anti).solve(P, O)[0]
+        # the label the training would give: played on, solved at the horizon
+        rest, first = play(player, rng, P, O, 0, exact, solver=EndgameSolver(player.geo, anti=anti))
+        label = value if first is None else (first[1] if first[0] == 0 else -first[1])
+        lines.append(f"{P:x} {O:x} {e} {value} {label}\n")
+        done += 1
+    tmp = out.with_suffix(".tmp")
+    tmp.write_text("".join(lines))
+    os.replace(tmp, out)
+    return str(out)
+
+
+def _run(tasks, fn, jobs: int, minutes: float | None) -> None:
+    start = time.monotonic()
+    if jobs <= 1:
+        for t in tasks:
+            if minutes is not None and time.monotonic() - start > minutes * 60:
+                print("time is up; run again to go on", flush=True)
+                return
+            print(fn(t), flush=True)
+        return
+    from multiprocessing import get_context
+
+    with get_context("spawn").Pool(jobs) as pool:
+        pending = list(tasks)
+        running = []
+        while pending or running:
+            while pending and len(running) < jobs and (
+                    minutes is None or time.monotonic() - start < minutes * 60):
+                running.append(pool.apply_async(fn, (pending.pop(0),)))
+            if not running:
+                print("time is up; run again to go on", flush=True)
+                return
+            running[0].wait()
+            print(running.pop(0).get(), flush=True)
+
+
+def read_positions(paths):
+    out = []
+    for p in paths:
+        for line in Path(p).read_text().splitlines():
+            a, b, e, v, x = line.split()
+            out.append((int(a, 16), int(b, 16), int(e), int(v), int(x)))
+    return out
+
+
+def _data_dir(args) -> Path:
+    return Path(args.data) / f"{args.board}{'-anti' if args.anti else ''}"
+
+
+def cmd_selfplay(args) -> None:
+    d = _data_dir(args)
+    d.mkdir(parents=True, exist_ok=True)
+    chunks = (args.games + args.chunk - 1) // args.chunk
+    tasks = []
+    for k in range(chunks):
+        out = d / f"selfplay-{k:05d}.txt"
+        if not out.exists():
+            tasks.append((args.board, args.anti, k, args.chunk, args.random_plies, args.exact,
+                          args.temperature, out))
+    print(f"{chunks - len(tasks)} of {chunks} chunks done, {len(tasks)} to play", flush=True)
+    _run(tasks, selfplay_chunk, args.jobs, args.minutes)
+
+
+def cmd_testset(args) -> None:
+    d = _data_dir(args)
+    d.mkdir(parents=True, exist_ok=True)
+    empties = [int(x) for x in args.test_empties.split(",")]
+    per = 10
+    tasks = []
+    for k in range((args.count + per - 1) // per):
+        out = d / f"test-{k:04d}.txt"
+        if not out.exists():
+            tasks.append((args.board, args.anti, k, per, empties, args.random_plies, args.exact,
+                          args.temperature, out))
+    _run(tasks, testset_chunk, args.jobs, args.minutes)
+
+
+def stages_for(squares: int, width: int) -> list[tuple[int, int]]:
+    return [(lo, min(lo + width - 1, squares)) for lo in range(0, squares + 1, width)]
+
+
+def _label_chunk(task) -> list[float]:
+    board, anti, depth, stages, positions = task
+    geo = tables_for(board)
+    searcher = Searcher(geo, evaluator_from(geo.lib, stages, anti), anti=anti)
+    out = []
+    for P, O in positions:
+        searcher.tt.clear()
+        out.append(to_stones(searcher.root(P, O, depth)[0]))
+    return out
+
+
+def _search_labels(args, stages, positions) -> list[float]:
+    """The value of a ``--bootstrap``-ply search of each position, in discs."""
+    per = 500
+    tasks = [(args.board, args.anti, args.bootstrap, stages, positions[k:k + per])
+             for k in range(0, len(positions), per)]
+    if args.jobs <= 1:
+        return [v for t in tasks for v in _label_chunk(t)]
+    from multiprocessing import get_context
+
+    with get_context("spawn").Pool(args.jobs) as pool:
+        return [v for part in pool.map(_label_chunk, tasks) for v in part]
+
+
+def cmd_fit(args) -> None:
+    d = _data_dir(args)
+    files = sorted(d.glob("selfplay-*.txt"))
+    if not files:
+        sys.exit(f"no self-play data in {d}; run the selfplay step first")
+    try:
+        import numpy as np
+        from scipy.sparse import csr_matrix
+        from scipy.sparse.linalg import lsqr
+    except ImportError:
+        sys.exit('the fit needs numpy and scipy: pip install -e ".[train]"')
+    from array import array
+
+    from .learned import write_weights
+    from .patterns import pattern_set
+
+    geo = tables_for(args.board)
+    ps = pattern_set(geo.lib)
+    valid_files = files[::10] if len(files) >= 10 else []
+    train = read_positions([f for f in files if f not in valid_files])
+    valid = read_positions(valid_files)
+    print(f"{len(train)} training positions, {len(valid)} validation positions", flush=True)
+    canon = ps.canonical_maps()
+    F = ps.features
+    canon_flat = np.zeros(F + 2, dtype=np.int64)
+    for (_, size, off), cmap in zip(ps.classes, canon):
+        canon_flat[off:off + 3 ** size] = off + np.asarray(cmap)
+    canon_flat[F] = F
+    canon_flat[F + 1] = F + 1
+    n_inst = len(ps.instances)
+    hand = make_evaluator(geo, args.anti)
+
+    def design(rows):
+        idx = np.array([ps.evaluate_indices(P, O) for P, O, *_ in rows], dtype=np.int64).reshape(-1, n_inst)
+        idx = canon_flat[idx]
+        cols = [idx, np.full((len(rows), 1), F)]
+        vals = [np.ones(idx.shape), np.ones((len(rows), 1))]
+        if args.hand:
+            # the hand-made evaluation in discs, one dense column
+            cols.append(np.full((len(rows), 1), F + 1))
+            vals.append(np.array([[hand(P, O) / 100] for P, O, *_ in rows]))
+        idx = np.hstack(cols)
+        data = np.hstack(vals).ravel()
+        indptr = np.arange(0, idx.size + 1, idx.shape[1])
+        X = csr_matrix((data, idx.ravel(), indptr), shape=(len(rows), F + 2))
+        y = np.array([r[3] for r in rows], dtype=float)
+        return X, y
+
+    empties_train = np.array([r[2] for r in train])
+    empties_valid = np.array([r[2] for r in valid]) if valid else np.zeros(0, dtype=int)
+    exact_train = np.array([r[4] for r in train], dtype=bool)
+    exact_valid = np.array([r[4] for r in valid], dtype=bool)
+    Xt, yt = design(train)
+    Xv, yv = design(valid) if valid else (None, None)
+    stages = []
+    squares = geo.lib.playable_count
+    damps = [float(x) for x in args.damp.split(",")]
+    for lo, hi in stages_for(squares, args.stage_width):
+        sel = (empties_train >= lo - 1) & (empties_train <= hi + 1)
+        vsel = (empties_valid >= lo) & (empties_valid <= hi)
+        if sel.sum() < 50:
+            print(f"stage {lo:2d}-{hi:2d}: too few positions, the weights of the stage before", flush=True)
+            stages.append((lo, hi, stages[-1][2]))
+            continue
+        if args.bootstrap and stages:
+            # labels from a short search into the stages fitted already (the stage
+            # being fitted borrows the weights of the one before)
+            cover = stages + [(lo, squares, stages[-1][2])]
+            for y, rows, want in ((yt, train, sel & ~exact_train), (yv, valid, vsel & ~exact_valid)):
+                pick = np.flatnonzero(want)
+                if y is None or not len(pick):
+                    continue
+                y[pick] = _search_labels(args, cover, [rows[k][:2] for k in pick])
+        best = None
+        for damp in damps:
+            sol = lsqr(Xt[sel], yt[sel], damp=damp, atol=1e-6, btol=1e-6, iter_lim=2000)[0]
+            err = (float(np.abs(Xv[vsel] @ sol - yv[vsel]).mean())
+                   if Xv is not None and vsel.sum() else 0.0)
+            if best is None or err < best[0]:
+                best = (err, damp, sol)
+            if Xv is None or not vsel.sum():
+                break
+        err, damp, w = best
+        print(f"stage {lo:2d}-{hi:2d}: {int(sel.sum())} positions, damping {damp:g}, "
+              f"validation MAE {err:.2f} discs", flush=True)
+        full = np.clip(np.rint(w[canon_flat] * 100), -32000, 32000)
+        # the hand-made evaluation is in centi-discs already: its weight is kept in 1/1000
+        full[F + 1] = np.clip(np.rint(w[F + 1] * 1000), -32000, 32000)
+        full = full.astype(np.int16)
+        stages.append((lo, hi, array("h", full.tobytes())))
+    path = Path(args.out) if args.out else weights_path(args.board, args.anti)
+    write_weights(path, stages, squares)
+    print(f"wrote {path} ({path.stat().st_size} bytes)")
+
+
+def cmd_report(args) -> None:
+    from .learned import read_weights
+
+    geo = tables_for(args.board)
+    d = _data_dir(args)
+    test = read_positions(sorted(d.glob("test-*.txt")))
+    if not test:
+        sys.exit(f"no test set in {d}; run the testset step first")
+    path = Path(args.out) if args.out else weights_path(args.board, args.anti)
+    learned = evaluator_from(geo.lib, read_weights(path)[0], args.anti) if path.exists() else None
+    hand = make_evaluator(geo, args.anti)
+    # scale the hand-made evaluation to discs: least squares per number of empties
+    train = read_positions(sorted(d.glob("selfplay-*.txt"))[:40])
+    scale = {}
+    for e in sorted({r[2] for r in test}):
+        rows = [r for r in train if abs(r[2] - e) <= 1]
+        hv = [hand(P, O) for P, O, *_ in rows]
+        num = sum(h * r[3] for h, r in zip(hv, rows))
+        den = sum(h * h for h in hv) or 1
+        scale[e] = num / den
+    print(f"{args.board}{' anti' if args.anti else ''}: mean absolute error in discs against the exact "
+          f"score, {len(test)} held-out positions")
+    print("empties  n   learned  hand-made(scaled)  training-label")
+    for e in sorted({r[2] for r in test}):
+        rows = [r for r in test if r[2] == e]
+        le = (sum(abs(learned(P, O) / 100 - v) for P, O, _, v, _ in rows) / len(rows)
+              if learned else float("nan"))
+        he = sum(abs(hand(P, O) * scale[e] - v) for P, O, _, v, _ in rows) / len(rows)
+        ne = sum(abs(lab - v) for _, _, _, v, lab in rows) / len(rows)
+        print(f"{e:7d} {len(rows):3d} {le:9.2f} {he:18.2f} {ne:15.2f}")
+
+
+def main(argv=None) -> None:
+    p = argparse.ArgumentParser(prog="python -m games.ai.train", description=__doc__,
+                                formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("step", choices=("all", "selfplay", "testset", "fit", "report"))
+    p.add_argument("--board", default="8x8", choices=("6x6", "8x8", "10x10", "octagon"))
+    p.add_argument("--anti", action="store_true")
+    p.add_argument("--data", default="var/ai-train")
+    p.add_argument("--games", type=int, default=4000, help="self-play games in all")
+    p.add_argument("--chunk", type=int, default=25, help="games per chunk file")
+    p.add_argument("--count", type=int, default=200, help="test positions")
+    p.add_argument("--test-empties", default="16,20")
+    p.add_argument("--random-plies", type=int, default=10)
+    p.add_argument("--exact", type=int, default=14, help="solve exactly from this many empties")
+    p.add_argument("--temperature", type=float, default=150.0, help="softmax temperature, centi-discs")
+    p.add_argument("--stage-width", type=int, default=4)
+    p.add_argument("--damp", default="2,8", help="ridge damping values to try")
+    p.add_argument("--bootstrap", type=int, default=0, metavar="PLIES",
+                   help="label the positions before the exact horizon by a search of this depth into "
+                        "the stages fitted already, instead of by the game")
+    p.add_argument("--hand", action="store_true",
+                   help="fit the hand-made evaluation as one more feature (the patterns then correct it)")
+    p.add_argument("--out", default=None, help="weights file (default: the shipped one in games/ai/weights/)")
+    p.add_argument("--jobs", type=int, default=1)
+    p.add_argument("--minutes", type=float, default=None, help="start no new chunk after this long")
+    args = p.parse_args(argv)
+    steps = ("selfplay", "testset", "fit", "report") if args.step == "all" else (args.step,)
+    for step in steps:
+        globals()[f"cmd_{step}"](args)
+
+
+if __name__ == "__main__":
+    main()

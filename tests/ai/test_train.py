@@ -1,0 +1,72 @@
+"""The training command: seeded self-play chunks, exact labels near the end,
+and (with the optional numpy/scipy) a fit whose weights load in plain Python."""
+
+from pathlib import Path
+
+import pytest
+
+from games.ai.bitboard import tables_for
+from games.ai.endgame import EndgameSolver
+from games.ai.learned import learned_evaluator, read_weights, evaluator_from
+from games.ai.train import main, read_positions, selfplay_chunk
+from games.rules.geometry import get_geometry
+
+
+def test_a_chunk_is_reproducible_and_labelled_exactly_near_the_end(tmp_path):
+    args = ("6x6", False, 3, 3, 4, 10, 150.0)
+    selfplay_chunk(args + (tmp_path / "a.txt",))
+    selfplay_chunk(args + (tmp_path / "b.txt",))
+    assert (tmp_path / "a.txt").read_text() == (tmp_path / "b.txt").read_text()
+    rows = read_positions([tmp_path / "a.txt"])
+    assert len(rows) > 60
+    geo = tables_for("6x6")
+    for P, O, e, label, exact in rows:
+        assert not P & O and e == 36 - (P | O).bit_count()
+        assert exact == (e <= 10)
+    solved = [r for r in rows if r[4]][:5]
+    for P, O, e, label, _ in solved:
+        assert EndgameSolver(geo).solve(P, O)[0] == label
+    # every earlier position carries the value of its game's first solved one,
+    # seen by its own mover: labels are game margins, never more than the board
+    assert all(abs(r[3]) <= 36 for r in rows)
+
+
+def test_selfplay_resumes_without_replaying_finished_chunks(tmp_path, capsys):
+    common = ["--board", "6x6", "--data", str(tmp_path), "--chunk", "2", "--exact", "8"]
+    main(["selfplay", "--games", "2"] + common)
+    first = (tmp_path / "6x6" / "selfplay-00000.txt").read_text()
+    main(["selfplay", "--games", "4"] + common)
+    out = capsys.readouterr().out
+    assert "1 of 2 chunks done, 1 to play" in out
+    assert (tmp_path / "6x6" / "selfplay-00000.txt").read_text() == first
+    assert (tmp_path / "6x6" / "selfplay-00001.txt").exists()
+
+
+def test_fit_writes_weights_that_load_without_numpy(tmp_path):
+    pytest.importorskip("numpy")
+    pytest.importorskip("scipy")
+    common = ["--board", "6x6", "--data", str(tmp_path), "--exact", "8", "--chunk", "4"]
+    main(["selfplay", "--games", "8"] + common)
+    out = tmp_path / "6x6.bin"
+    main(["fit", "--stage-width", "12", "--out", str(out)] + common)
+    stages, squares = read_weights(out)
+    assert squares == 36 and [(lo, hi) for lo, hi, _ in stages] == [(0, 11), (12, 23), (24, 35), (36, 36)]
+    evaluate = evaluator_from(get_geometry("6x6"), stages)
+    rows = read_positions([tmp_path / "6x6" / "selfplay-00000.txt"])
+    # fitted to the margins: the training positions are mostly on the right side
+    right = sum((evaluate(P, O) > 0) == (label > 0) for P, O, _, label, _ in rows if label)
+    assert right > 0.7 * sum(1 for r in rows if r[3])
+    assert learned_evaluator(get_geometry("6x6"), False) is None  # nothing shipped for 6x6
+    # fitted from the end towards the opening, with search labels and the hand-made term
+    boot = tmp_path / "6x6-boot.bin"
+    main(["fit", "--stage-width", "12", "--bootstrap", "2", "--hand", "--out", str(boot)] + common)
+    stages, _ = read_weights(boot)
+    ps_features = len(stages[0][2]) - 2
+    assert any(w[ps_features + 1] for _, _, w in stages)
+    evaluate = evaluator_from(get_geometry("6x6"), stages)
+    assert isinstance(evaluate(*rows[0][:2]), int)
+
+
+def test_fit_needs_data(tmp_path):
+    with pytest.raises(SystemExit):
+        main(["fit", "--board", "6x6", "--data", str(tmp_path), "--out", str(tmp_path / "x.bin")])
