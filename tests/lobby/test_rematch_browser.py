@@ -95,7 +95,7 @@ def test_a_rated_table_finishes_both_see_ratings_rematch_swaps_colours_and_one_d
     expect(card).to_contain_text("2 gewertete Partien")
     expect(card.locator("svg.rating-chart circle")).to_have_count(3)
     assert phone.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]  # nothing runs off the phone
-    assert [error for error in errors if not error.endswith("/favicon.ico")] == []
+    assert errors == []
 
 
 def test_a_three_player_rated_game_finished_with_a_leaver_rates_all_three(live_site, browser):
@@ -113,7 +113,8 @@ def test_a_three_player_rated_game_finished_with_a_leaver_rates_all_three(live_s
     game = in_thread(play, table.game)  # Alice and Bob play on; the computer plays Carol's seat
     assert game.forfeited == ["red"]
     ranks = dict(RatingChange.objects.filter(game=game).values_list("user__username", "rank"))
-    assert set(ranks) == {"alice", "bob", "carol"} and ranks["carol"] == 3
+    # The leaver ranks below both (a draw between Alice and Bob makes Carol second of two places).
+    assert set(ranks) == {"alice", "bob", "carol"} and ranks["carol"] > max(ranks["alice"], ranks["bob"])
     for colour, name in (("black", "alice"), ("white", "bob"), ("red", "carol")):
         after = RatingChange.objects.get(game=game, user__username=name).after
         expect(host.locator(f'#table-seats li[data-colour="{colour}"] .rating-change')).to_have_attribute(
@@ -121,4 +122,4 @@ def test_a_three_player_rated_game_finished_with_a_leaver_rates_all_three(live_s
     assert RatingChange.objects.get(game=game, user__username="carol").after < 1500  # leaving loses
     leaver.goto(f"{live_site.url}/accounts/profile/")
     expect(leaver.locator('.rating-card[data-category="multi"]')).to_contain_text("1 rated game: 0 won, 1 lost")
-    assert [error for error in errors if not error.endswith("/favicon.ico")] == []
+    assert errors == []
