@@ -1,13 +1,15 @@
 """ASGI entry point: HTTP through Django, websockets through Channels.
 
 Websockets pass the allowed-hosts Origin check (a foreign page cannot open one with
-the visitor's cookies) and carry the session user via AuthMiddlewareStack.
+the visitor's cookies) and carry the session user via AuthMiddlewareStack. HTTP requests run on a fixed pool
+of request threads (config.request_threads).
 """
 import os
 
-from django.core.asgi import get_asgi_application
-
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+
+from config.request_threads import get_asgi_application  # noqa: E402
+
 django_asgi_app = get_asgi_application()
 
 from channels.auth import AuthMiddlewareStack  # noqa: E402  (needs Django set up)

@@ -82,6 +82,7 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
     "axes.middleware.AxesMiddleware",  # answers a refused sign-in (accounts.views.sign_in_refused)
+    "config.middleware.synchronous_chain",
 ]
 
 ROOT_URLCONF = "config.urls"
@@ -109,12 +110,17 @@ FORM_RENDERER = "config.forms.SiteFormRenderer"
 
 # Database: DATABASE_URL, or a SQLite file with WAL and IMMEDIATE transactions so
 # concurrent writers (web, worker) wait for each other instead of failing.
+# Connections are kept (DATABASE_CONN_MAX_AGE seconds, checked before reuse): daphne
+# serves requests from a fixed pool of REQUEST_THREADS threads (config.request_threads),
+# each holding one connection, so a process holds about REQUEST_THREADS + 6 of them.
 DATABASES = {
     "default": dj_database_url.parse(
         os.environ.get("DATABASE_URL") or f"sqlite:///{VAR_DIR / 'db.sqlite3'}",
-        conn_max_age=0,
+        conn_max_age=int(os.environ.get("DATABASE_CONN_MAX_AGE", "600")),
+        conn_health_checks=True,
     )
 }
+REQUEST_THREADS = int(os.environ.get("REQUEST_THREADS", "8"))
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     DATABASES["default"]["OPTIONS"] = {
         "transaction_mode": "IMMEDIATE",
