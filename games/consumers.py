@@ -21,7 +21,8 @@ def requested_language(scope):
 
 class GameConsumer(AsyncWebsocketConsumer):
     async def connect(self):
-        self.game = await self.find_game(self.scope["url_route"]["kwargs"]["public_id"])
+        self.viewer = Viewer.from_scope(self.scope)
+        self.game, self.seated = await self.find_game(self.scope["url_route"]["kwargs"]["public_id"])
         if self.game is None:
             await self.close(code=4404)
             return
@@ -47,8 +48,10 @@ class GameConsumer(AsyncWebsocketConsumer):
         if self.game is None:
             return  # refused already; a message that was on its way
         # Who may watch can change while the socket is open (a shared game reopened
-        # with Undo is private again): checked on every push, not only on connect.
-        if not event.get("public") and not await self.may_watch():
+        # with Undo is private again): checked on every push of a private game, not
+        # only on connect. Once the game has started a player keeps their seat for
+        # good, so a player's socket is not asked again (no database call per move).
+        if not event.get("public") and not self.seated and not await self.may_watch():
             await self.refuse()
             return
         await self.push(event["html"].get(self.language) or event["html"][settings.LANGUAGE_CODE],
@@ -67,12 +70,21 @@ class GameConsumer(AsyncWebsocketConsumer):
 
     @database_sync_to_async
     def find_game(self, public_id):
-        return watchable_game(public_id, Viewer.from_scope(self.scope))
+        """(the game if this viewer may watch it, whether they hold a seat in it for good)."""
+        game = watchable_game(public_id, self.viewer)
+        return game, game is not None and self.holds_seat_for_good(game)
 
     @database_sync_to_async
     def may_watch(self):
-        game = Game.objects.filter(pk=self.game.pk).first()
-        return game is not None and can_watch(game, Viewer.from_scope(self.scope))
+        game = Game.objects.filter(pk=self.game.pk).prefetch_related("seats").first()
+        if game is None:
+            return False
+        self.seated = self.holds_seat_for_good(game)  # a seat taken since the socket opened
+        return self.seated or can_watch(game, self.viewer)
+
+    def holds_seat_for_good(self, game):
+        """A seat can be given back only while the table waits for players."""
+        return game.status != Game.Status.WAITING and self.viewer.seat_in(game) is not None
 
     @database_sync_to_async
     def current_state(self):
