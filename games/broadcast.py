@@ -33,8 +33,8 @@ def render_state(game, record=None, language=None):
     return html
 
 
-def render_state_in_every_language(game):
-    record = GameRecord(game)
+def render_state_in_every_language(game, record=None):
+    record = record or GameRecord(game)
     return {code: render_state(game, record, code) for code, _name in settings.LANGUAGES}
 
 
@@ -74,12 +74,12 @@ async def leave(consumer, group):
         pass  # Redis is away; the group forgets this channel when it expires
 
 
-def send_state(game):
+def send_state(game, record=None):
     # Whole, idempotent states tagged with the version: a page that misses one
     # loses nothing, and a late one never overwrites a newer state. Drawn once
     # per language, not once per page.
     group_send(
         game.group_name,
-        {"type": "game.state", "html": render_state_in_every_language(game), "version": game.version,
+        {"type": "game.state", "html": render_state_in_every_language(game, record), "version": game.version,
          "public": game.is_public},
     )

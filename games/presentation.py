@@ -203,7 +203,8 @@ def result_sentence(game, seats=None):
 
 class GameRecord:
     """A game's moves, seats and current position, read once and shared by every
-    language its state is drawn in."""
+    language its state is drawn in (games.services.play_move extends it with the
+    moves it wrote, so the push after a move reads nothing again)."""
 
     def __init__(self, game):
         self.game = game

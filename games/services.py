@@ -21,6 +21,7 @@ from games import Board, IllegalMoveError, Variant, broadcast, draw_blocked, sch
 from games.ai import choose_move
 from games.models import Game, Level, Move, Seat
 from games.outages import UNREACHABLE
+from games.presentation import GameRecord
 
 log = logging.getLogger(__name__)
 
@@ -161,13 +162,16 @@ def _play_move(game, square, *, expected_ply, viewer, made_by):
             raise GameError(_("This game is over.") if game.is_over else _("This game has not started yet."))
         if expected_ply != game.ply:
             raise StaleMove(_("The game has moved on; here is the current position."))
-        board = game.board()
+        # Read once, under the lock: the record is what gets pushed after commit.
+        record = GameRecord(game)
+        board = record.board
         seat = game.seat_of(board.turn)
         if viewer is not None and (seat is None or not seat.belongs_to(viewer)):
             raise NotYourTurn(_("It is not your turn."))
         if viewer is not None and seat.played_by_computer:
             raise NotYourTurn(_("The computer plays this seat now."))
-        if viewer is not None and game.deadline is not None and timezone.now() > game.deadline + timedelta(
+        now = timezone.now()
+        if viewer is not None and game.deadline is not None and now > game.deadline + timedelta(
                 seconds=settings.MOVE_TIME_GRACE):
             raise OutOfTime(_("Your time for this move ran out; the computer moved for you."))
         colour = board.turn
@@ -181,22 +185,26 @@ def _play_move(game, square, *, expected_ply, viewer, made_by):
             records.append(Move(game=game, ply=game.ply + len(records) + 1, colour=board.turn,
                                 square="pass", made_by=Move.MadeBy.AUTO))
             board.push("pass")
-        changes = _state_after(game, board)
+        changes = {"ply": expected_ply + len(records), "updated_at": now, **_state_after(game, board)}
         updated = Game.objects.filter(pk=game.pk, ply=expected_ply, status=Game.Status.PLAYING).update(
-            ply=expected_ply + len(records), version=F("version") + 1, updated_at=timezone.now(), **changes)
+            version=F("version") + 1, **changes)
         if updated != 1:
             raise StaleMove(_("The game has moved on; here is the current position."))
         Move.objects.bulk_create(records)
+        # The row is locked (SQLite: the transaction holds the write lock), so what
+        # was written is exactly this: no second read.
+        for field, value in changes.items():
+            setattr(game, field, value)
+        game.version += 1
+        record.moves.extend(records)
         if changes.get("status") == Game.Status.FINISHED:
             _announce_finish(game, board.outcome())
-        transaction.on_commit(lambda: game_changed(game.pk))
-    game.refresh_from_db()
+        transaction.on_commit(lambda: game_changed(game.pk, record=record))
     return game
 
 
 def _announce_finish(game, outcome):
     """Inside the finishing transaction: tell the apps above (ratings) how the seats ranked."""
-    game.refresh_from_db()
     signals.game_finished.send(sender=Game, game=game, ranking=ranking_with_forfeits(game, outcome))
 
 
@@ -342,7 +350,7 @@ def computer_move(game_id, ply):
     made_by = Move.MadeBy.LEAVER if seat.left_at else Move.MadeBy.COMPUTER
     try:
         return play_move(game, square, expected_ply=ply, made_by=made_by)
-    except StaleMove:
+    except GameError:  # moved on, or ended meanwhile (New Game, the last player left)
         return None
 
 
@@ -356,7 +364,7 @@ def timeout_move(game_id, ply):
     square = choose_move(board, game.level, time_limit=COMPUTER_TIME[game.level])
     try:
         return play_move(game, square, expected_ply=ply, made_by=Move.MadeBy.TIMEOUT)
-    except StaleMove:
+    except GameError:  # moved on, or ended meanwhile
         return None
 
 
@@ -381,7 +389,7 @@ def set_public(game, viewer, public):
 
 # -- after every change --------------------------------------------------------
 
-def game_changed(game_id, schedule=True):
+def game_changed(game_id, schedule=True, record=None):
     """After commit: schedule what is next, then push the new state to every page.
 
     The move is already saved, so neither step may fail the request: a task that
@@ -390,27 +398,31 @@ def game_changed(game_id, schedule=True):
     and the pages catch up when their websockets reconnect. Scheduling comes first:
     a process that dies in between loses a push, which pages recover from at once,
     rather than the next move, which would wait for the sweep.
+
+    `record`: the GameRecord the change itself read and wrote (play_move), so that
+    nothing is read again; otherwise the game is read here.
     """
-    game = Game.objects.prefetch_related("seats").get(pk=game_id)
+    record = record or GameRecord(Game.objects.prefetch_related("seats").get(pk=game_id))
+    game = record.game
     if schedule and game.status == Game.Status.PLAYING:
         try:
-            schedule_next(game)
+            schedule_next(game, record.moves)
         except UNREACHABLE as error:
             log.warning("game %s: next task for ply %s not queued (%s); the sweep will do it",
                         game.pk, game.ply, error)
     try:
-        broadcast.send_state(game)
+        broadcast.send_state(game, record)
     except UNREACHABLE as error:
         log.warning("game %s: state %s not pushed (%s); pages catch up on reconnect",
                     game.pk, game.version, error)
     signals.state_pushed.send(sender=Game, game=game)
 
 
-def schedule_next(game):
+def schedule_next(game, moves):
     """Queue the computer's move, or the time-out of the player to move."""
     seat = game.seat_of(game.turn)
     if seat is not None and seat.played_by_computer:
-        last = game.moves.exclude(made_by=Move.MadeBy.AUTO).order_by("-ply").first()
+        last = next((move for move in reversed(moves) if move.made_by != Move.MadeBy.AUTO), None)
         pace = COMPUTER_PACE if last is not None and last.made_by != Move.MadeBy.PLAYER else 0
         scheduling.computer_move(game.pk, game.ply, countdown=pace)
     elif game.deadline is not None:

@@ -74,7 +74,8 @@ def find_table(code):
     normalised = normalise_code(code)
     table = None
     if normalised:
-        table = Table.objects.select_related("game", "host__profile").filter(code=normalised).first()
+        table = (Table.objects.select_related("game", "host__profile").prefetch_related("game__seats")
+                 .filter(code=normalised).first())
     if table is None:
         shown = (code or "").strip()[:40]
         if shown:

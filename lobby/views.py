@@ -95,15 +95,15 @@ def find_by_code(request, code, viewer=None):
     """The table with this code, unless this client typed too many codes of no table
     lately: then TooManyCodeGuesses, for a missing table and an existing one alike
     (only its own players still reach it), so guessing learns nothing."""
-    guessing = throttle.table_code_guessing(request)
     try:
         table = services.find_table(code)
     except TableNotFound:
-        if guessing:
+        if throttle.table_code_guessing(request):
             raise TooManyCodeGuesses() from None
         throttle.count_table_code_miss(request)
         raise
-    if guessing and (viewer is None or viewer.seat_in(table.game) is None):
+    # A player's own table is never refused, so their moves skip the counter's query.
+    if (viewer is None or viewer.seat_in(table.game) is None) and throttle.table_code_guessing(request):
         raise TooManyCodeGuesses()
     return table
 
