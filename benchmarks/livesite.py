@@ -1,5 +1,9 @@
-"""The real site for benchmarks: one daphne, one Celery worker (and a private Redis
-unless REDIS_URL is set) on a scratch database, with DEBUG off as in production."""
+"""The real site for benchmarks: daphne processes and Celery workers (and a private
+Redis unless REDIS_URL is set) on a scratch database, with DEBUG off as in production.
+
+The scratch database is a SQLite file, or with `database="postgres"` a new database
+on this machine's PostgreSQL (POSTGRES_URL, default postgres://postgres@127.0.0.1:5432),
+dropped again by stop()."""
 import os
 import signal
 import socket
@@ -12,6 +16,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+POSTGRES_URL = os.environ.get("POSTGRES_URL", "postgres://postgres@127.0.0.1:5432")
+
 
 def free_port():
     with socket.socket() as probe:
@@ -19,45 +25,68 @@ def free_port():
         return probe.getsockname()[1]
 
 
-class Site:
-    """One daphne, one Celery worker (+ a private Redis) on a scratch database, DEBUG off."""
+def postgres(statement):
+    import psycopg
 
-    def __init__(self, scratch, concurrency):
+    with psycopg.connect(POSTGRES_URL + "/postgres", autocommit=True) as connection:
+        connection.execute(statement)
+
+
+class Site:
+    """`daphnes` daphne processes and `workers` Celery workers (+ a private Redis) on a
+    scratch database, DEBUG off. `ports`/`urls`: one per daphne; `port`/`url`: the first."""
+
+    def __init__(self, scratch, concurrency, *, daphnes=1, workers=1, database="sqlite"):
         from config.embedded_redis import EmbeddedRedis
 
-        self.redis = None
+        self.redis = self.pg_name = None
         redis_url = os.environ.get("REDIS_URL")
         if not redis_url:
             redis_url = f"unix://{scratch}/redis/redis.sock"
             self.redis = EmbeddedRedis(redis_url).start()
-        self.port = free_port()
-        self.url = f"http://127.0.0.1:{self.port}"
+        if database == "postgres":
+            self.pg_name = f"reversi_bench_{os.getpid()}"
+            postgres(f"DROP DATABASE IF EXISTS {self.pg_name}")
+            postgres(f"CREATE DATABASE {self.pg_name}")
+            database_url = f"{POSTGRES_URL}/{self.pg_name}"
+        else:
+            database_url = os.environ.get("DATABASE_URL", f"sqlite:///{scratch}/bench.sqlite3")
+        self.ports = [free_port() for _ in range(daphnes)]
+        self.urls = [f"http://127.0.0.1:{port}" for port in self.ports]
+        self.port, self.url = self.ports[0], self.urls[0]
         self.env = dict(
             os.environ, DEBUG="0", SECRET_KEY="roundtrip-benchmark-" + "x" * 40, ALLOWED_HOSTS="127.0.0.1",
             SECURE_SSL_REDIRECT="0", REDIS_URL=redis_url, VAR_DIR=str(scratch), LOG_LEVEL="WARNING",
-            DATABASE_URL=os.environ.get("DATABASE_URL", f"sqlite:///{scratch}/bench.sqlite3"))
+            DATABASE_URL=database_url)
         for command in (["migrate", "-v0"], ["collectstatic", "--noinput", "-v0"]):
             subprocess.run([sys.executable, "manage.py", *command], cwd=ROOT, env=self.env, check=True)
         self.log = open(Path(scratch) / "site.log", "wb")
-        self.processes = [
-            subprocess.Popen([sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(self.port),
-                              "config.asgi:application"], cwd=ROOT, env=self.env, stdout=self.log,
-                             stderr=subprocess.STDOUT, start_new_session=True),
-            subprocess.Popen([sys.executable, "-m", "celery", "-A", "config", "worker", "--concurrency",
-                              str(concurrency), "--loglevel", "WARNING", "--without-mingle", "--without-gossip"],
-                             cwd=ROOT, env=self.env, stdout=self.log, stderr=subprocess.STDOUT,
-                             start_new_session=True),
-        ]
+        self.daphnes = [self._start([sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port),
+                                     "config.asgi:application"]) for port in self.ports]
+        self.workers = [self._start([sys.executable, "-m", "celery", "-A", "config", "worker", "--concurrency",
+                                     str(concurrency), "--loglevel", "WARNING", "--without-mingle",
+                                     "--without-gossip", "--hostname", f"bench{number}@%h"])
+                        for number in range(workers)]
+        self.processes = self.daphnes + self.workers
         deadline = time.monotonic() + 60
-        while time.monotonic() < deadline:
-            try:
-                with urllib.request.urlopen(self.url + "/healthz", timeout=5) as response:
-                    if response.status == 200:
-                        return
-            except OSError:
+        for url in self.urls:
+            while not self._healthy(url):
+                if time.monotonic() > deadline:
+                    self.stop()
+                    raise SystemExit("the site did not become healthy; see " + str(Path(scratch) / "site.log"))
                 time.sleep(0.3)
-        self.stop()
-        raise SystemExit("the site did not become healthy; see " + str(Path(scratch) / "site.log"))
+
+    def _start(self, command):
+        return subprocess.Popen(command, cwd=ROOT, env=self.env, stdout=self.log, stderr=subprocess.STDOUT,
+                                start_new_session=True)
+
+    @staticmethod
+    def _healthy(url):
+        try:
+            with urllib.request.urlopen(url + "/healthz", timeout=5) as response:
+                return response.status == 200
+        except OSError:
+            return False
 
     def stop(self):
         for process in self.processes:
@@ -73,3 +102,8 @@ class Site:
                 process.wait()
         if self.redis:
             self.redis.stop()
+        if self.pg_name:
+            from django.db import connections
+
+            connections.close_all()  # this process's own connection to the scratch database
+            postgres(f"DROP DATABASE IF EXISTS {self.pg_name} WITH (FORCE)")

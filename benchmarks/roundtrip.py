@@ -1,16 +1,20 @@
 """Move round trip at online tables: one player's submit to the other player's screen.
 
-Starts one daphne and one Celery worker (and a private Redis unless REDIS_URL is
-set) on a scratch database with DEBUG off, opens --tables two-player 8x8 tables
+Starts --daphne daphne processes and --workers Celery workers (and a private Redis
+unless REDIS_URL is set) on a scratch database (SQLite, or --database postgres: a
+new database on this machine's PostgreSQL) with DEBUG off, opens --tables two-player 8x8 tables
 between signed-in users, and lets every table play at once: the player to move
 thinks for a random --think time, POSTs the move as htmx does (session cookie,
 CSRF header, expected ply) over a keep-alive HTTP connection, and the clock runs
 until the opponent's websocket (/ws/games/<id>/) delivers the state with that
-move. A finished game is replaced by a new table. Prints the median, 95th and
-99th percentile of the round trip, the throughput, and any lost or failed move.
+move. A finished game is replaced by a new table. With several daphnes, the two
+players of a table use different ones, so every move crosses from one process to
+another through the channel layer. Prints the median, 95th and 99th percentile of
+the round trip, the throughput, daphne's CPU per move, and any lost or failed move.
 
     .venv/bin/python benchmarks/roundtrip.py                       # 50 tables, 60 s, think 1-3 s
     .venv/bin/python benchmarks/roundtrip.py --tables 50 --think 0.2,0.6 --seconds 30
+    REDIS_URL=redis://127.0.0.1:6379/12 .venv/bin/python benchmarks/roundtrip.py --daphne 2 --workers 2 --database postgres
 """
 import argparse
 import asyncio
@@ -192,17 +196,20 @@ async def connect(url, origin, session, results, attempts=5):
             await asyncio.sleep(0.5 * 2 ** attempt)
 
 
-async def play_table(site, pair, sessions, results, think, stop_at, rng, delay=0.0):
+async def play_table(site, number, pair, sessions, results, think, stop_at, rng, delay=0.0):
     await asyncio.sleep(delay)  # tables open one after another, as they would on a site
     host, guest = pair
-    http = {"black": HTTP(site.port, sessions[0]), "white": HTTP(site.port, sessions[1])}
-    ws_url = site.url.replace("http://", "ws://")
+    # With several daphnes the two players sit at different ones.
+    black, white = number % len(site.ports), (number + 1) % len(site.ports)
+    http = {"black": HTTP(site.ports[black], sessions[0]), "white": HTTP(site.ports[white], sessions[1])}
+    urls = {"black": site.urls[black], "white": site.urls[white]}
     while time.monotonic() < stop_at:
         code, public_id = await asyncio.to_thread(new_table, host, guest)
         screens = {"black": Screen(), "white": Screen()}
         sockets, listeners = [], []
         for colour in ("black", "white"):
-            socket = await connect(f"{ws_url}/ws/games/{public_id}/", site.url, http[colour].session, results)
+            ws_url = urls[colour].replace("http://", "ws://")
+            socket = await connect(f"{ws_url}/ws/games/{public_id}/", urls[colour], http[colour].session, results)
             sockets.append(socket)
             listeners.append(asyncio.create_task(screens[colour].listen(socket)))
             if not http[colour].csrf:
@@ -221,7 +228,7 @@ async def play_table(site, pair, sessions, results, think, stop_at, rng, delay=0
                 started = time.perf_counter()
                 status_code, html = await http[mover].request(
                     "POST", f"/tables/{code}/move/", {"square": square, "ply": ply},
-                    headers=["HX-Request: true", f"X-CSRFToken: {http[mover].csrf}", f"Referer: {site.url}/"])
+                    headers=["HX-Request: true", f"X-CSRFToken: {http[mover].csrf}", f"Referer: {urls[mover]}/"])
                 if status_code != 200:
                     results.failed += 1
                     await asyncio.sleep(0.5)
@@ -267,16 +274,16 @@ async def run(site, args):
     rng = random.Random(args.seed)
     began = time.monotonic()
     stop_at = began + args.warmup + args.seconds
-    tasks = [asyncio.create_task(play_table(site, users[2 * i:2 * i + 2], sessions[2 * i:2 * i + 2], results,
+    tasks = [asyncio.create_task(play_table(site, i, users[2 * i:2 * i + 2], sessions[2 * i:2 * i + 2], results,
                                             args.think, stop_at, random.Random(rng.random()),
                                             delay=i * args.warmup / 2 / args.tables))
              for i in range(args.tables)]
     await asyncio.sleep(args.warmup)
     results.measuring = True
     measured_from = time.monotonic()
-    daphne_cpu = cpu_seconds(site.processes[0].pid)
+    daphne_cpu = sum(cpu_seconds(process.pid) for process in site.daphnes)
     await asyncio.gather(*tasks)
-    results.daphne_cpu = cpu_seconds(site.processes[0].pid) - daphne_cpu
+    results.daphne_cpu = sum(cpu_seconds(process.pid) for process in site.daphnes) - daphne_cpu
     return results, time.monotonic() - measured_from
 
 
@@ -286,12 +293,16 @@ def main():
     parser.add_argument("--seconds", type=float, default=60, help="measured time, after the warm-up")
     parser.add_argument("--warmup", type=float, default=10)
     parser.add_argument("--think", default="1,3", help="a player's thinking time in seconds: min,max")
+    parser.add_argument("--daphne", type=int, default=1, help="daphne processes")
+    parser.add_argument("--workers", type=int, default=1, help="Celery worker processes")
     parser.add_argument("--worker-concurrency", type=int, default=1)
+    parser.add_argument("--database", choices=("sqlite", "postgres"), default="sqlite")
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
     args.think = tuple(float(x) for x in args.think.split(","))
     with tempfile.TemporaryDirectory(prefix="reversi-rt-") as scratch:
-        site = Site(scratch, args.worker_concurrency)
+        site = Site(scratch, args.worker_concurrency, daphnes=args.daphne, workers=args.workers,
+                    database=args.database)
         try:
             setup_django(site)
             load_before = os.getloadavg()[0]
@@ -301,16 +312,17 @@ def main():
     times = results.round_trips
     if not times:
         raise SystemExit("no move measured")
-    print(f"{args.tables} tables, think {args.think[0]:g}-{args.think[1]:g} s, one daphne, one worker "
-          f"(concurrency {args.worker_concurrency}), DB {site.env['DATABASE_URL'].split(':', 1)[0]}, "
+    print(f"{args.tables} tables, think {args.think[0]:g}-{args.think[1]:g} s, {args.daphne} daphne, "
+          f"{args.workers} worker (concurrency {args.worker_concurrency}), "
+          f"DB {site.env['DATABASE_URL'].split(':', 1)[0]}, Redis {site.env['REDIS_URL'].split(':', 1)[0]}, "
           f"{os.cpu_count()} cores, load average before {load_before:.1f}")
     print(f"{len(times)} moves in {elapsed:.0f} s ({len(times) / elapsed:.1f} moves/s), {results.games} games finished, "
           f"{results.failed} refused, {results.lost} never arrived, {results.reconnects} websocket retries")
     print(f"round trip (submit -> opponent's websocket): median {statistics.median(times) * 1000:.1f} ms, "
           f"p95 {percentile(times, 0.95) * 1000:.1f} ms, p99 {percentile(times, 0.99) * 1000:.1f} ms, "
           f"max {max(times) * 1000:.1f} ms")
-    print(f"daphne CPU: {results.daphne_cpu / len(times) * 1000:.0f} ms per move "
-          f"({results.daphne_cpu / elapsed * 100:.0f}% of a core)")
+    print(f"daphne CPU: {results.daphne_cpu / len(times) * 1000:.1f} ms per move "
+          f"({results.daphne_cpu / elapsed / args.daphne * 100:.0f}% of a core per daphne)")
 
 
 if __name__ == "__main__":
