@@ -1,6 +1,5 @@
 """Middleware of our own."""
 from django.http import HttpResponseBadRequest
-from django.utils.decorators import sync_only_middleware
 from django.utils.deprecation import MiddlewareMixin
 
 
@@ -16,12 +15,3 @@ class FormEncodingMiddleware(MiddlewareMixin):
             return HttpResponseBadRequest("A form must be sent in UTF-8.", content_type="text/plain")
         return None
 
-
-@sync_only_middleware
-def synchronous_chain(get_response):
-    """The last middleware, and synchronous only, so that Django runs the whole chain
-    in the request's thread. Without it, every middleware below WhiteNoise (which is
-    synchronous) ran in async mode, and each of their process_request and
-    process_response hopped from the event loop into the thread and back: about
-    twenty thread switches per request."""
-    return get_response

@@ -1,12 +1,15 @@
-"""Django's ASGI handler on a fixed pool of request threads.
+"""Django's ASGI handler, with each request's synchronous work done in one go on one of
+a fixed pool of long-lived threads.
 
-Django runs each HTTP request's synchronous code (middleware, view, template) in a
-thread of its own: a new thread for every request, so every request opened a new
-database connection and built its thread-local clients (Celery's result store)
-again, a third of daphne's CPU per move. Here each request borrows one of a few
-long-lived single-thread executors instead (asgiref's ThreadSensitiveContext with
-a caller-owned executor): the request's code still runs in one thread, and that
-thread keeps its database connection (CONN_MAX_AGE) for the next request.
+Django's own handler ran the middleware chain in async mode: every middleware of
+ours is synchronous, so each of their process_request and process_response hopped
+from the event loop into a thread and back (about twenty switches per request), and
+each request got a new thread, hence a new database connection and new thread-local
+clients (Celery's result store): together a third of daphne's CPU per move. Here the
+chain is loaded in synchronous mode, as under WSGI, and the whole of it (middleware,
+view, template) runs in a single call on a thread borrowed from the pool (asgiref's
+ThreadSensitiveContext with a caller-owned executor). The thread keeps its database
+connection (CONN_MAX_AGE) for the next request.
 
 At most REQUEST_THREADS requests run their Python at once; more wait for a free
 thread. The GIL lets only one run at a time anyway; the others wait on the
@@ -15,14 +18,16 @@ database or Redis.
 import asyncio
 from concurrent.futures import ThreadPoolExecutor
 
-from asgiref.sync import ThreadSensitiveContext
+from asgiref.sync import ThreadSensitiveContext, sync_to_async
 from django.conf import settings
+from django.core.handlers import base
 from django.core.handlers.asgi import ASGIHandler
 
 
 class PooledThreadsASGIHandler(ASGIHandler):
     def __init__(self):
-        super().__init__()
+        base.BaseHandler.__init__(self)
+        self.load_middleware(is_async=False)  # not ASGIHandler's async chain
         self._free = None  # made in the server's event loop, on the first request
 
     def _free_executors(self):
@@ -45,6 +50,10 @@ class PooledThreadsASGIHandler(ASGIHandler):
                 await self.handle(scope, receive, send)
         finally:
             free.put_nowait(executor)
+
+    async def get_response_async(self, request):
+        """The synchronous chain in one call on the request's thread."""
+        return await sync_to_async(self.get_response, thread_sensitive=True)(request)
 
 
 def get_asgi_application():
