@@ -62,58 +62,58 @@ def variant_label(variant):
 class BoardView:
     """A position as templates/games/includes/board.html draws it.
 
-    `rows` hold the cells (name, stone ('' when empty), removed, legal, last,
-    flipped and an aria-label such as "d3, empty, legal move"). The squares
-    themselves are written here rather than by a template loop: a live game
-    redraws up to 100 of them for every move, in every language.
+    The squares themselves are written here rather than by a template loop: a live
+    game redraws up to 100 of them for every move, in every language. Each square
+    is a button (the live game) or a labelled image (reviews, rules pages) with
+    classes (removed, legal, last, flipped), its stone and an aria-label such as
+    "d3, empty, legal move"; a legal square also carries the label without "legal
+    move", which is what it is to everybody but the player to move (static/js/board.js).
     """
 
     def __init__(self, board, *, last_move=None, flips=(), show_legal=True):
         geometry = board.geometry
-        stones = board.stones()
-        legal = set()
+        self.stones = board.stones()
+        self.legal = set()
         if show_legal and not board.is_game_over():
-            legal = {move for move in board.legal_moves if move != "pass"}
-        flipped = set(flips)
-        words = {"removed": _("not part of the board"), "empty": _("empty"), "legal": _("legal move"),
-                 "last": _("last move"), "flipped": _("just flipped")}
-        self.rows = []
-        for row in range(geometry.height):
-            cells = []
-            for col in range(geometry.width):
-                name = f"{chr(97 + col)}{row + 1}"
-                removed = not geometry.is_playable(name)
-                stone = stones.get(name, "")
-                parts = [name]
-                if removed:
-                    parts.append(words["removed"])
-                else:
-                    parts.append(colour_name(stone) if stone else words["empty"])
-                    parts.extend(words[flag] for flag, on in (("legal", name in legal), ("last", name == last_move),
-                                                              ("flipped", name in flipped)) if on)
-                cells.append({
-                    "name": name, "stone": stone, "removed": removed, "legal": name in legal,
-                    "last": name == last_move, "flipped": name in flipped, "label": ", ".join(parts),
-                    # what the square is to everybody but the player to move (static/js/board.js)
-                    "label_for_others": ", ".join(part for part in parts if part != words["legal"]),
-                })
-            self.rows.append({"number": row + 1, "cells": cells})
+            self.legal = {move for move in board.legal_moves if move != "pass"}
+        self.last_move, self.flipped = last_move, set(flips)
+        self.names = [[f"{chr(97 + col)}{row + 1}" for col in range(geometry.width)] for row in range(geometry.height)]
+        self.removed = {name for row in self.names for name in row if not geometry.is_playable(name)}
+        self.colours = board.colours
+        self.rows = [{"number": row + 1} for row in range(geometry.height)]
         self.columns = [chr(97 + col) for col in range(geometry.width)]
         self.width = geometry.width
         self.board = board.variant.board
 
     def _squares(self, interactive):
+        # The words are escaped once; a label is square names and these words
+        # joined by ", ", so it needs no escaping of its own.
+        words = {key: escape(word) for key, word in (
+            ("removed", _("not part of the board")), ("empty", _("empty")), ("legal", _("legal move")),
+            ("last", _("last move")), ("flipped", _("just flipped")))}
+        stone_words = {colour: escape(colour_name(colour)) for colour in set(self.stones.values())}
         out = []
-        for row in self.rows:
-            for cell in row["cells"]:
-                classes = " ".join(["cell"] + [flag for flag in ("removed", "legal", "last", "flipped") if cell[flag]])
-                common = (f'class="{classes}" data-square="{cell["name"]}" data-stone="{cell["stone"]}" '
-                          f'aria-label="{escape(cell["label"])}"')
-                removed = ' data-removed="true"' if cell["removed"] else ""
+        for row in self.names:
+            for name in row:
+                stone = self.stones.get(name, "")
+                if name in self.removed:
+                    classes, label = "cell removed", f"{name}, {words['removed']}"
+                    legal = False
+                else:
+                    legal, last, flipped = name in self.legal, name == self.last_move, name in self.flipped
+                    classes = "cell" + (" legal" if legal else "") + (" last" if last else "") + (
+                        " flipped" if flipped else "")
+                    label = f"{name}, {stone_words[stone] if stone else words['empty']}"
+                    others = label + (f", {words['last']}" if last else "") + (f", {words['flipped']}" if flipped else "")
+                    if legal:
+                        label += f", {words['legal']}"
+                    label += (f", {words['last']}" if last else "") + (f", {words['flipped']}" if flipped else "")
+                common = f'class="{classes}" data-square="{name}" data-stone="{stone}" aria-label="{label}"'
+                removed = ' data-removed="true"' if name in self.removed else ""
                 if interactive:
-                    others = f' data-label-for-others="{escape(cell["label_for_others"])}"' if cell["legal"] else ""
-                    out.append(f'<button type="submit" name="square" value="{cell["name"]}" {common}{others} tabindex="-1"'
-                               f'{" disabled" if cell["removed"] else ""}{removed}></button>')
+                    others_attribute = f' data-label-for-others="{others}"' if legal else ""
+                    out.append(f'<button type="submit" name="square" value="{name}" {common}{others_attribute} '
+                               f'tabindex="-1"{" disabled" if removed else ""}{removed}></button>')
                 else:
                     out.append(f'<span {common} role="img"{removed}></span>')
         return mark_safe("".join(out))
@@ -204,15 +204,33 @@ def result_sentence(game, seats=None):
 class GameRecord:
     """A game's moves, seats and current position, read once and shared by every
     language its state is drawn in (games.services.play_move extends it with the
-    moves it wrote, so the push after a move reads nothing again)."""
+    moves it wrote, so the push after a move reads nothing again).
+
+    The moves and position a move left behind are kept in this process under the
+    game's version (`keep`, after commit), so the game's next move here neither
+    reads nor replays them: every change of a game's moves bumps its version, so a
+    version never stands for two different move lists. The seats are always read."""
+
+    _kept = {}  # (public_id, version) -> (moves, board)
+    KEEP = 2000
 
     def __init__(self, game):
         self.game = game
-        self.moves = list(game.moves.order_by("ply"))
         self.seats = list(game.seats.all())
+        kept = self._kept.get((game.public_id, game.version))
+        if kept is not None:
+            self.moves, self.board = list(kept[0]), kept[1].copy()
+            return
+        self.moves = list(game.moves.order_by("ply"))
         self.board = Board(game.variant_obj)
         for move in self.moves:
             self.board.push(move.square)
+
+    def keep(self):
+        """Remember the moves and position of the game's current version (once committed)."""
+        if len(self._kept) >= self.KEEP:
+            self._kept.clear()
+        self._kept[(self.game.public_id, self.game.version)] = (tuple(self.moves), self.board.copy())
 
 
 def live_sentence(move):
