@@ -402,6 +402,8 @@ def game_changed(game_id, schedule=True, record=None):
     `record`: the GameRecord the change itself read and wrote (play_move), so that
     nothing is read again; otherwise the game is read here.
     """
+    if record is not None:
+        record.keep()
     record = record or GameRecord(Game.objects.prefetch_related("seats").get(pk=game_id))
     game = record.game
     if schedule and game.status == Game.Status.PLAYING:
