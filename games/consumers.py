@@ -1,6 +1,7 @@
 """The websocket of a game page: it only pushes; moves arrive over HTTP."""
 from urllib.parse import parse_qs
 
+from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
@@ -20,6 +21,16 @@ def requested_language(scope):
 
 
 class GameConsumer(AsyncWebsocketConsumer):
+    async def dispatch(self, message):
+        # Channels closes stale database connections before every message, in one
+        # thread shared by the whole process: a thread switch per page per move.
+        # What this consumer asks the database goes through database_sync_to_async,
+        # which does the same around each call, so a push that asks nothing skips it.
+        handler = getattr(self, get_handler_name(message), None)
+        if handler is None:
+            raise ValueError(f"No handler for message type {message['type']}")
+        await handler(message)
+
     async def connect(self):
         self.viewer = Viewer.from_scope(self.scope)
         self.game, self.seated = await self.find_game(self.scope["url_route"]["kwargs"]["public_id"])
