@@ -20,13 +20,17 @@ def expected_ply(request):
     return ply
 
 
-def move_or_undo(request, game, change):
+def move_or_undo(request, game, change, hidden=None):
     """Answer a request that changes the position: `change(ply)` (a games.services call
     given the ply the page showed) returns the new game; a GameError changed nothing
-    and is shown beside the position as it now is."""
+    and is shown beside the position as it now is, unless `hidden()` (asked only
+    then) returns a refusal page for a viewer who may not see the game at all."""
     try:
         game = change(expected_ply(request))
     except GameError as error:
+        refusal = hidden() if hidden is not None else None
+        if refusal is not None:
+            return refusal
         game.refresh_from_db()
         return respond(request, game, error)
     return respond(request, game)

@@ -74,8 +74,10 @@ def find_table(code):
     normalised = normalise_code(code)
     table = None
     if normalised:
-        table = (Table.objects.select_related("game", "host__profile").prefetch_related("game__seats")
-                 .filter(code=normalised).first())
+        try:
+            table = Table.objects.select_related("game").get(code=normalised)
+        except Table.DoesNotExist:
+            pass
     if table is None:
         shown = (code or "").strip()[:40]
         if shown:

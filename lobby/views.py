@@ -95,25 +95,26 @@ def find_by_code(request, code, viewer=None):
     """The table with this code, unless this client typed too many codes of no table
     lately: then TooManyCodeGuesses, for a missing table and an existing one alike
     (only its own players still reach it), so guessing learns nothing."""
+    guessing = throttle.table_code_guessing(request)
     try:
         table = services.find_table(code)
     except TableNotFound:
-        if throttle.table_code_guessing(request):
+        if guessing:
             raise TooManyCodeGuesses() from None
         throttle.count_table_code_miss(request)
         raise
-    # A player's own table is never refused, so their moves skip the counter's query.
-    if (viewer is None or viewer.seat_in(table.game) is None) and throttle.table_code_guessing(request):
+    if guessing and (viewer is None or viewer.seat_in(table.game) is None):
         raise TooManyCodeGuesses()
     return table
 
 
 # -- the table page --------------------------------------------------------------------
 
-def find(request, code, create_guest=False):
+def find(request, code, create_guest=False, check_view=True):
     """(table, viewer, None), or a refusal: 404 for a wrong code, 403 for a private game.
 
-    A guest token goes into the session only when a visitor takes a seat as a guest."""
+    A guest token goes into the session only when a visitor takes a seat as a guest.
+    `check_view=False` leaves the 403 to the caller (`hidden_from`)."""
     viewer = Viewer.from_request(request, create=create_guest)
     try:
         table = find_by_code(request, code, viewer)
@@ -121,9 +122,14 @@ def find(request, code, create_guest=False):
         return None, viewer, render(request, "lobby/join.html",
                                     {"code_form": CodeForm(initial={"code": code}), "error": missing},
                                     status=missing.status)
-    if not services.can_view(table, viewer):
-        return table, viewer, render(request, "lobby/private.html", {"table": table}, status=403)
-    return table, viewer, None
+    return table, viewer, hidden_from(request, table, viewer) if check_view else None
+
+
+def hidden_from(request, table, viewer):
+    """The 403 page if `viewer` may not see this table, else None."""
+    if services.can_view(table, viewer):
+        return None
+    return render(request, "lobby/private.html", {"table": table}, status=403)
 
 
 @require_GET
@@ -232,13 +238,18 @@ def leave(request, code):
 
 @require_POST
 def move(request, code):
-    """A move at a table: only the owner of the seat to move, at the expected ply."""
-    table, viewer, refused = find(request, code)
+    """A move at a table: only the owner of the seat to move, at the expected ply.
+
+    play_move checks the seat itself, so whether the viewer may see the table at all
+    is asked only of a refused move (a stranger to a private table gets the 403
+    page, not the position): a player's move reads the seats once."""
+    table, viewer, refused = find(request, code, check_view=False)
     if refused:
         return refused
     game, square = table.game, request.POST.get("square", "")
     return move_or_undo(request, game,
-                        lambda ply: game_services.play_move(game, square, expected_ply=ply, viewer=viewer))
+                        lambda ply: game_services.play_move(game, square, expected_ply=ply, viewer=viewer),
+                        hidden=lambda: hidden_from(request, table, viewer))
 
 
 def leave_after_game(request, table, viewer):
