@@ -217,6 +217,19 @@ def test_a_user_cannot_move_for_another_seat(running, bob, carol):
     assert snapshot(running.game) == before
 
 
+def test_a_stranger_moving_at_a_private_table_sees_nothing_of_it(alice, bob, carol):
+    table = open_table(alice)  # private
+    services.join(table, Viewer(user=bob))
+    square = table.game.board().legal_moves[0]
+    before = snapshot(table.game)
+    response = signed_in(carol).post(reverse("table_move", args=[table.code]), {"square": square, "ply": 0},
+                                     HTTP_HX_REQUEST="true")
+    page = response.content.decode()
+    assert response.status_code == 403 and "Only its players can watch it" in page
+    assert 'id="game-state"' not in page and 'data-square="' not in page  # not the position
+    assert snapshot(table.game) == before
+
+
 def test_stale_repeated_and_finished_moves_change_nothing(running, alice):
     client = signed_in(alice)
     square = running.game.board().legal_moves[0]
