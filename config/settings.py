@@ -169,8 +169,17 @@ CHANNEL_LAYERS = {
             # redis-py 8 times reads out after 5 s by default, exactly the length of
             # channels-redis' blocking receive: idle websockets then crash.
             "hosts": [{"address": REDIS_URL, "max_connections": 1000, "socket_timeout": 30}],
+            # Messages a process has not taken yet, per process (its pages share one
+            # inbox): 1000 is about 12 s of pushes at the saturation of
+            # benchmarks/roundtrip.py, where "never arrived" stays 0.
             "capacity": 1000,
+            # A push older than this is dropped unread: by then the page has
+            # reconnected and got the whole state anyway.
             "expiry": 30,
+            # A socket that never said goodbye (its daphne was killed) leaves its group
+            # after this long. It must outlast any page left open: a game or lobby tab
+            # open for longer stops getting pushes until it reconnects.
+            "group_expiry": 86400,
         },
     }
 }
