@@ -63,6 +63,11 @@ class TableConsumer(AsyncWebsocketConsumer):
         self.viewer = Viewer.from_scope(self.scope)
         self.table = await self.find_table(self.scope["url_route"]["kwargs"]["code"])
         if self.table is None:
+            # Accepted, then closed with a code htmx does not reconnect after: refused
+            # at the handshake, the browser logs a failed connection (403) instead.
+            # A guest's page meets this when its own click started the game before
+            # its socket opened; it reloads with the seat at once.
+            await self.accept()
             await self.close(code=4404)
             return
         await broadcast.join(self, self.table.group_name)
