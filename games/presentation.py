@@ -211,15 +211,15 @@ class GameRecord:
     reads nor replays them: every change of a game's moves bumps its version, so a
     version never stands for two different move lists. The seats are always read."""
 
-    _kept = {}  # (public_id, version) -> (moves, board)
-    KEEP = 2000
+    _kept = {}  # public_id -> (version, moves, board): the newest record of each game
+    KEEP = 1000  # games; a few MB of moves at most
 
     def __init__(self, game):
         self.game = game
         self.seats = list(game.seats.all())
-        kept = self._kept.get((game.public_id, game.version))
-        if kept is not None:
-            self.moves, self.board = list(kept[0]), kept[1].copy()
+        version, moves, board = self._kept.get(game.public_id, (None, None, None))
+        if version == game.version:
+            self.moves, self.board = list(moves), board.copy()
             return
         self.moves = list(game.moves.order_by("ply"))
         self.board = Board(game.variant_obj)
@@ -228,9 +228,9 @@ class GameRecord:
 
     def keep(self):
         """Remember the moves and position of the game's current version (once committed)."""
-        if len(self._kept) >= self.KEEP:
+        if len(self._kept) >= self.KEEP and self.game.public_id not in self._kept:
             self._kept.clear()
-        self._kept[(self.game.public_id, self.game.version)] = (tuple(self.moves), self.board.copy())
+        self._kept[self.game.public_id] = (self.game.version, tuple(self.moves), self.board.copy())
 
 
 def live_sentence(move):
