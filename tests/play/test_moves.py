@@ -147,19 +147,21 @@ def test_undo_takes_back_my_move_and_the_answer_after_it():
 def test_the_moves_kept_after_a_move_are_never_used_after_an_undo(django_capture_on_commit_callbacks):
     """A move's record is kept under the game's version for the next move (GameRecord.keep,
     after commit); Undo changes the version, so moves made after it start from the
-    database, and every pushed state matches the stored moves."""
+    database, and every record matches the stored moves."""
     game = new_game()
-    with django_capture_on_commit_callbacks(execute=True):  # the pushes run, and keep their records
-        game = play_move(game, "d3", expected_ply=0, viewer=visitor)
-        game = play_move(game, "c3", expected_ply=1)  # the computer's answer, from the kept record
-        game = undo(game, visitor, expected_ply=2)
-        game = play_move(game, "f5", expected_ply=0, viewer=visitor)
-        game = play_move(game, "f6", expected_ply=1)
-    stored = list(game.moves.order_by("ply").values_list("square", flat=True))
+    steps = [lambda: play_move(game, "d3", expected_ply=0, viewer=visitor),
+             lambda: play_move(game, "c3", expected_ply=1),  # the computer's answer, from the kept record
+             lambda: undo(game, visitor, expected_ply=2),
+             lambda: play_move(game, "f5", expected_ply=0, viewer=visitor),
+             lambda: play_move(game, "f6", expected_ply=1)]
+    for step in steps:
+        with django_capture_on_commit_callbacks(execute=True):  # the push runs, and keeps its record
+            step()
+        stored = list(game.moves.order_by("ply").values_list("square", flat=True))
+        record = GameRecord(Game.objects.get(pk=game.pk))
+        assert [move.square for move in record.moves] == stored
+        assert record.board == Game.objects.get(pk=game.pk).board()
     assert stored == ["f5", "f6"]
-    record = GameRecord(Game.objects.get(pk=game.pk))
-    assert [move.square for move in record.moves] == stored
-    assert record.board == game.board()
 
 
 def test_undo_waits_for_the_computer_and_is_refused_to_others():
