@@ -33,6 +33,16 @@ def pytest_runtest_makereport(item, call):
     return report
 
 
+@pytest.fixture(scope="session")
+def django_db_modify_db_settings(django_db_modify_db_settings_parallel_suffix):
+    """This process's own connections close after each use. Its websocket and
+    to_thread tests reach the database from threads that nothing closes at the
+    end, and a connection kept open (DATABASE_CONN_MAX_AGE) keeps PostgreSQL from
+    dropping the test database. The daphne and worker processes under test keep
+    their connections as in production."""
+    settings.DATABASES["default"]["CONN_MAX_AGE"] = 0
+
+
 @pytest.fixture(scope="session", autouse=True)
 def redis_server():
     """The Redis every part uses: embedded when REDIS_URL is unset, emptied first."""
