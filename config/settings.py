@@ -119,7 +119,7 @@ DATABASES = {
         conn_health_checks=True,
     )
 }
-REQUEST_THREADS = int(os.environ.get("REQUEST_THREADS", "8"))
+REQUEST_THREADS = int(os.environ.get("REQUEST_THREADS", "4"))
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     DATABASES["default"]["OPTIONS"] = {
         "transaction_mode": "IMMEDIATE",
