@@ -70,3 +70,14 @@ def test_fit_writes_weights_that_load_without_numpy(tmp_path):
 def test_fit_needs_data(tmp_path):
     with pytest.raises(SystemExit):
         main(["fit", "--board", "6x6", "--data", str(tmp_path), "--out", str(tmp_path / "x.bin")])
+
+
+def test_perfect_checks_hards_moves_against_the_solver(tmp_path, capsys):
+    common = ["--board", "6x6", "--data", str(tmp_path), "--exact", "8"]
+    main(["testset", "--count", "2", "--test-empties", "8"] + common)
+    capsys.readouterr()
+    main(["perfect", "--perfect-empties", "8", "--time", "0.5", "--cpu-clock"] + common)
+    out = capsys.readouterr().out
+    # 8 empties are solved at once: every move keeps the exact value
+    assert "first move exact in 10 of 10" in out
+    assert " 0 lose 0 discs" in out
