@@ -5,6 +5,7 @@
     python -m games.ai.train --board 8x8 testset --count 200
     python -m games.ai.train --board 8x8 fit            # writes games/ai/weights/8x8.bin
     python -m games.ai.train --board 8x8 report         # held-out accuracy per empties
+    python -m games.ai.train --board 6x6 perfect        # Hard's moves from 16 empties, checked
 
 Steps (files under ``--data``, default ``var/ai-train/<board>[-anti]/``):
 
@@ -32,6 +33,10 @@ Steps (files under ``--data``, default ``var/ai-train/<board>[-anti]/``):
 * **report**: mean absolute error in discs on the test set, per number of
   empties, of the learned evaluation, of the hand-made one scaled to discs
   (least squares per stage on the training data) and of the training labels.
+* **perfect** (a check, not part of ``all``): Hard plays both sides from the
+  test positions at ``--perfect-empties`` (16) to the end, each move checked
+  against the exact solver; prints how many keep the exact value and Hard's
+  time per move (``--time``, ``--cpu-clock``).
 
 The runtime (``games.ai`` itself) needs none of numpy or scipy.
 """
@@ -397,10 +402,80 @@ def cmd_report(args) -> None:
         print(f"{e:7d} {len(rows):3d} {le:9.2f} {he:18.2f} {ne:15.2f}")
 
 
+def cmd_perfect(args) -> None:
+    """Hard (with the evaluation the site uses) plays both sides from every
+    test position at ``--perfect-empties`` to the end; each of its moves is
+    checked against the exact solver (a move is perfect when it keeps the
+    position's exact value)."""
+    import statistics
+
+    from . import OVERHEAD, clock
+    from .levels import BUDGET_SHARE, HARD_DEFAULT_TIME, choose_hard
+
+    geo = tables_for(args.board)
+    d = _data_dir(args)
+    test = [r for r in read_positions(sorted(d.glob("test-*.txt"))) if r[2] == args.perfect_empties]
+    if not test:
+        sys.exit(f"no test positions at {args.perfect_empties} empties in {d}; run the testset step "
+                 f"with --test-empties including it")
+    limit = args.time or HARD_DEFAULT_TIME
+    was_cpu = clock.cpu_clock()
+    clock.use_cpu_clock(args.cpu_clock)
+    try:
+        result = _play_out_checked(geo, args.anti, test, limit, choose_hard, BUDGET_SHARE, OVERHEAD)
+    finally:
+        clock.use_cpu_clock(was_cpu)
+    moves, first_ok, lost_moves, lost_discs, first_times, times = result
+    print(f"{args.board}{' anti' if args.anti else ''}: Hard at {limit:g} s "
+          f"({'CPU' if args.cpu_clock else 'wall'} clock) from {len(test)} positions at "
+          f"{args.perfect_empties} empties, played out by Hard on both sides")
+    print(f"  first move exact in {first_ok} of {len(test)}; time of the first move "
+          f"median {statistics.median(first_times):.3f} s, max {max(first_times):.3f} s")
+    print(f"  all {moves} moves: {moves - lost_moves} keep the exact value, {lost_moves} lose "
+          f"{lost_discs} discs in all; time per move max {max(times):.3f} s")
+
+
+def _play_out_checked(geo, anti, test, limit, choose_hard, share, overhead):
+    from . import clock
+
+    moves = first_ok = lost_moves = lost_discs = 0
+    first_times, times = [], []
+    for k, (P, O, e, value, _) in enumerate(test):
+        rng = random.Random(k)
+        solver = EndgameSolver(geo, anti=anti)
+        first = True
+        while True:
+            mv = geo.moves(P, O)
+            if not mv:
+                if not geo.moves(O, P):
+                    break
+                P, O = O, P
+                continue
+            exact = solver.solve(P, O)[0]
+            start = clock.now()
+            deadline = start + max(0.0, limit * share - overhead)
+            sq = choose_hard(geo, P, O, anti, rng, deadline)
+            took = clock.now() - start
+            b = 1 << sq
+            f = geo.flips(b, P, O)
+            P, O = O ^ f, P | f | b
+            got = -solver.solve(P, O)[0]
+            moves += 1
+            times.append(took)
+            if first:
+                first_times.append(took)
+                first_ok += got == exact
+                first = False
+            if got != exact:
+                lost_moves += 1
+                lost_discs += exact - got
+    return moves, first_ok, lost_moves, lost_discs, first_times, times
+
+
 def main(argv=None) -> None:
     p = argparse.ArgumentParser(prog="python -m games.ai.train", description=__doc__,
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("step", choices=("all", "selfplay", "testset", "fit", "report"))
+    p.add_argument("step", choices=("all", "selfplay", "testset", "fit", "report", "perfect"))
     p.add_argument("--board", default="8x8", choices=("6x6", "8x8", "10x10", "octagon"))
     p.add_argument("--anti", action="store_true")
     p.add_argument("--data", default="var/ai-train")
@@ -419,6 +494,10 @@ def main(argv=None) -> None:
     p.add_argument("--hand", action="store_true",
                    help="fit the hand-made evaluation as one more feature (the patterns then correct it)")
     p.add_argument("--out", default=None, help="weights file (default: the shipped one in games/ai/weights/)")
+    p.add_argument("--perfect-empties", type=int, default=16,
+                   help="perfect: the test positions Hard plays out from")
+    p.add_argument("--time", type=float, default=None, help="perfect: Hard's time per move (default 2)")
+    p.add_argument("--cpu-clock", action="store_true", help="perfect: time Hard in process CPU time")
     p.add_argument("--jobs", type=int, default=1)
     p.add_argument("--minutes", type=float, default=None, help="start no new chunk after this long")
     args = p.parse_args(argv)

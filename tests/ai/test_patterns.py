@@ -123,14 +123,19 @@ def test_hand_made_evaluation_can_still_be_asked_for():
         choose_move(board, "normal", evaluation="psychic")
 
 
-def test_normal_and_hard_use_the_shipped_8x8_weights_and_nothing_else():
-    geo = get_geometry("8x8")
+@pytest.mark.parametrize("board", ["8x8", "6x6"])
+def test_normal_and_hard_use_the_shipped_weights(board):
+    geo = get_geometry(board)
     shipped = learned_evaluator(geo, False)
     assert shipped is not None
     assert evaluator(tables(geo), False) is shipped
     assert evaluator(tables(geo), False, "handmade") is not shipped
-    assert learned_evaluator(geo, True) is None  # 8x8 Anti keeps the hand-made evaluation
-    for board in ("6x6", "10x10", "octagon"):
+
+
+def test_boards_without_shipped_weights_keep_the_hand_made_evaluation():
+    assert learned_evaluator(get_geometry("8x8"), True) is None  # 8x8 Anti
+    assert learned_evaluator(get_geometry("6x6"), True) is None  # 6x6 Anti
+    for board in ("10x10", "octagon"):
         assert learned_evaluator(get_geometry(board), False) is None
 
 

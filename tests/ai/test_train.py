@@ -7,7 +7,7 @@ import pytest
 
 from games.ai.bitboard import tables_for
 from games.ai.endgame import EndgameSolver
-from games.ai.learned import learned_evaluator, read_weights, evaluator_from
+from games.ai.learned import read_weights, evaluator_from
 from games.ai.train import main, read_positions, selfplay_chunk
 from games.rules.geometry import get_geometry
 
@@ -56,7 +56,6 @@ def test_fit_writes_weights_that_load_without_numpy(tmp_path):
     # fitted to the margins: the training positions are mostly on the right side
     right = sum((evaluate(P, O) > 0) == (label > 0) for P, O, _, label, _ in rows if label)
     assert right > 0.7 * sum(1 for r in rows if r[3])
-    assert learned_evaluator(get_geometry("6x6"), False) is None  # nothing shipped for 6x6
     # fitted from the end towards the opening, with search labels and the hand-made term
     boot = tmp_path / "6x6-boot.bin"
     main(["fit", "--stage-width", "12", "--bootstrap", "2", "--hand", "--out", str(boot)] + common)
@@ -70,3 +69,14 @@ def test_fit_writes_weights_that_load_without_numpy(tmp_path):
 def test_fit_needs_data(tmp_path):
     with pytest.raises(SystemExit):
         main(["fit", "--board", "6x6", "--data", str(tmp_path), "--out", str(tmp_path / "x.bin")])
+
+
+def test_perfect_checks_hards_moves_against_the_solver(tmp_path, capsys):
+    common = ["--board", "6x6", "--data", str(tmp_path), "--exact", "8"]
+    main(["testset", "--count", "2", "--test-empties", "8"] + common)
+    capsys.readouterr()
+    main(["perfect", "--perfect-empties", "8", "--time", "0.5", "--cpu-clock"] + common)
+    out = capsys.readouterr().out
+    # 8 empties are solved at once: every move keeps the exact value
+    assert "first move exact in 10 of 10" in out
+    assert " 0 lose 0 discs" in out
