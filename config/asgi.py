@@ -1,8 +1,8 @@
 """ASGI entry point: HTTP through Django, websockets through Channels.
 
 Websockets pass the allowed-hosts Origin check (a foreign page cannot open one with
-the visitor's cookies) and carry the session user via AuthMiddlewareStack. HTTP requests run on a fixed pool
-of request threads (config.request_threads).
+the visitor's cookies) and carry the session user via AuthMiddlewareStack. HTTP
+requests run on a fixed pool of request threads (config.request_threads).
 """
 import os
 

@@ -14,4 +14,3 @@ class FormEncodingMiddleware(MiddlewareMixin):
                 and (request.encoding or "utf-8").lower() != "utf-8"):
             return HttpResponseBadRequest("A form must be sent in UTF-8.", content_type="text/plain")
         return None
-

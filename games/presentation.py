@@ -79,7 +79,6 @@ class BoardView:
         self.last_move, self.flipped = last_move, set(flips)
         self.names = [[f"{chr(97 + col)}{row + 1}" for col in range(geometry.width)] for row in range(geometry.height)]
         self.removed = {name for row in self.names for name in row if not geometry.is_playable(name)}
-        self.colours = board.colours
         self.rows = [{"number": row + 1} for row in range(geometry.height)]
         self.columns = [chr(97 + col) for col in range(geometry.width)]
         self.width = geometry.width
@@ -103,11 +102,10 @@ class BoardView:
                     legal, last, flipped = name in self.legal, name == self.last_move, name in self.flipped
                     classes = "cell" + (" legal" if legal else "") + (" last" if last else "") + (
                         " flipped" if flipped else "")
-                    label = f"{name}, {stone_words[stone] if stone else words['empty']}"
-                    others = label + (f", {words['last']}" if last else "") + (f", {words['flipped']}" if flipped else "")
-                    if legal:
-                        label += f", {words['legal']}"
-                    label += (f", {words['last']}" if last else "") + (f", {words['flipped']}" if flipped else "")
+                    what = f"{name}, {stone_words[stone] if stone else words['empty']}"
+                    after = (f", {words['last']}" if last else "") + (f", {words['flipped']}" if flipped else "")
+                    others = what + after  # the label without "legal move"
+                    label = what + (f", {words['legal']}" if legal else "") + after
                 common = f'class="{classes}" data-square="{name}" data-stone="{stone}" aria-label="{label}"'
                 removed = ' data-removed="true"' if name in self.removed else ""
                 if interactive:

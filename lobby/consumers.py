@@ -63,8 +63,8 @@ class TableConsumer(AsyncWebsocketConsumer):
         self.viewer = Viewer.from_scope(self.scope)
         self.table = await self.find_table(self.scope["url_route"]["kwargs"]["code"])
         if self.table is None:
-            # Accepted, then closed with a code htmx does not reconnect after: refused
-            # at the handshake, the browser logs a failed connection (403) instead.
+            # Accepted, then closed with a code htmx does not reconnect after (refused
+            # at the handshake, the browser would log a failed connection, a 403).
             # A guest's page meets this when its own click started the game before
             # its socket opened; it reloads with the seat at once.
             await self.accept()
