@@ -180,6 +180,7 @@ class Results:
     def __init__(self):
         self.round_trips, self.failed, self.lost, self.games, self.reconnects = [], 0, 0, 0, 0
         self.measuring = False
+        self.cpu = {}
 
 
 async def connect(url, origin, session, results, attempts=5):
@@ -254,13 +255,27 @@ async def play_table(site, number, pair, sessions, results, think, stop_at, rng,
         client.close()
 
 
-def cpu_seconds(pid):
-    """User + system CPU time of a process and its children so far (Linux /proc)."""
-    try:
-        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    except OSError:
-        return 0.0
-    return sum(int(value) for value in fields[11:15]) / os.sysconf("SC_CLK_TCK")
+def cpu_seconds(group):
+    """User + system CPU time so far of every live process in a process group (each
+    server is started in its own session, so a worker's pool children count too)."""
+    total = 0
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(fields[2]) == group:  # fields[2] is the process group
+            total += sum(int(value) for value in fields[11:15])
+    return total / os.sysconf("SC_CLK_TCK")
+
+
+def cpu_by_part(site):
+    """CPU seconds so far of the daphnes, the workers, the private Redis and this process."""
+    own = os.times()
+    return {"daphne": sum(cpu_seconds(process.pid) for process in site.daphnes),
+            "worker": sum(cpu_seconds(process.pid) for process in site.workers),
+            "redis": cpu_seconds(site.redis.process.pid) if site.redis else 0.0,
+            "clients": own.user + own.system}
 
 
 def percentile(values, fraction):
@@ -281,9 +296,9 @@ async def run(site, args):
     await asyncio.sleep(args.warmup)
     results.measuring = True
     measured_from = time.monotonic()
-    daphne_cpu = sum(cpu_seconds(process.pid) for process in site.daphnes)
+    cpu_before = cpu_by_part(site)
     await asyncio.gather(*tasks)
-    results.daphne_cpu = sum(cpu_seconds(process.pid) for process in site.daphnes) - daphne_cpu
+    results.cpu = {part: seconds - cpu_before[part] for part, seconds in cpu_by_part(site).items()}
     return results, time.monotonic() - measured_from
 
 
@@ -321,8 +336,11 @@ def main():
     print(f"round trip (submit -> opponent's websocket): median {statistics.median(times) * 1000:.1f} ms, "
           f"p95 {percentile(times, 0.95) * 1000:.1f} ms, p99 {percentile(times, 0.99) * 1000:.1f} ms, "
           f"max {max(times) * 1000:.1f} ms")
-    print(f"daphne CPU: {results.daphne_cpu / len(times) * 1000:.1f} ms per move "
-          f"({results.daphne_cpu / elapsed / args.daphne * 100:.0f}% of a core per daphne)")
+    print(f"daphne CPU: {results.cpu['daphne'] / len(times) * 1000:.1f} ms per move "
+          f"({results.cpu['daphne'] / elapsed / args.daphne * 100:.0f}% of a core per daphne)")
+    print("CPU per move elsewhere: " + ", ".join(
+        f"{part} {results.cpu[part] / len(times) * 1000:.1f} ms" for part in ("worker", "redis", "clients")
+        if part != "redis" or site.redis))
 
 
 if __name__ == "__main__":

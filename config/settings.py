@@ -199,9 +199,10 @@ CELERY_WORKER_CONSUMER = "config.broker:Consumer"
 # rather than run them twice. Every move task is guarded by its ply anyway.
 CELERY_WORKER_CANCEL_LONG_RUNNING_TASKS_ON_CONNECTION_LOSS = True
 CELERY_BROKER_TRANSPORT_OPTIONS = {
-    # A message a dead worker held comes back after this long; longer than any
-    # time-out's countdown, so a waiting time-out is never delivered twice.
-    "visibility_timeout": int(max(300, 3 * float(os.environ.get("MOVE_TIME_LIMIT", "60")))),
+    # A message a dead worker held comes back after this long: far longer than any
+    # task waits or runs (a computer move waits COMPUTER_PACE, time-outs queue no
+    # message at all), so a message is never delivered twice while its worker lives.
+    "visibility_timeout": 300,
     "socket_connect_timeout": 5,
 }
 CELERY_RESULT_EXPIRES = 3600
@@ -211,7 +212,8 @@ CELERY_RESULT_EXPIRES = 3600
 CELERY_TASK_IGNORE_RESULT = True
 CELERY_TASK_DEFAULT_QUEUE = "reversi"
 CELERY_BEAT_SCHEDULE = {
-    # The safety net behind every time-out and computer-move task.
+    # The safety net behind every computer-move task (time-outs have each worker's
+    # clock, config.deadline_clock, and the sweep makes them too).
     "sweep-overdue-games": {"task": "games.sweep_overdue", "schedule": 10.0},
 }
 CELERY_IMPORTS = ("config.announcements",)

@@ -16,9 +16,5 @@ def computer_move(game_id, ply, countdown=0):
     send("games.computer_move", (game_id, ply), countdown=countdown)
 
 
-def move_timeout(game_id, ply, eta):
-    send("games.move_timeout", (game_id, ply), eta=eta)
-
-
 def analyse_game(analysis_id):
     send("games.analyse_game", (analysis_id,))

@@ -421,11 +421,10 @@ def game_changed(game_id, schedule=True, record=None):
 
 
 def schedule_next(game, moves):
-    """Queue the computer's move, or the time-out of the player to move."""
+    """Queue the computer's move if it is the computer's turn. A player's time-out
+    needs no task: the workers' clocks watch the deadline (games.tasks.enforce_deadlines)."""
     seat = game.seat_of(game.turn)
     if seat is not None and seat.played_by_computer:
         last = next((move for move in reversed(moves) if move.made_by != Move.MadeBy.AUTO), None)
         pace = COMPUTER_PACE if last is not None and last.made_by != Move.MadeBy.PLAYER else 0
         scheduling.computer_move(game.pk, game.ply, countdown=pace)
-    elif game.deadline is not None:
-        scheduling.move_timeout(game.pk, game.ply, eta=game.deadline)

@@ -1,6 +1,6 @@
-"""Faults with the real processes: Redis killed and started again, a worker killed
-while a time-out waits. No move is answered with an error, nothing stays down,
-and what was due while a part was away happens by itself once it is back.
+"""Faults with the real processes: Redis killed and started again, a time-out
+falling due while no worker runs. No move is answered with an error, nothing stays
+down, and what was due while a part was away happens by itself once it is back.
 
 These tests kill processes, so they run a site of their own: a private Redis,
 daphne, a Celery worker and Celery beat, started here and stopped by PID. The
@@ -30,7 +30,6 @@ from tests import servers
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.slow]
 
 MOVE_TIME_LIMIT = 3
-SWEEP_INTERVAL = 10  # config.settings CELERY_BEAT_SCHEDULE
 RECOVERY = 15  # seconds after Redis is back by which everything due has happened
 
 
@@ -105,8 +104,7 @@ def my_turn(game):
 
 
 def table_game_due_in(seconds):
-    """A running two-guest table whose time-out task was never queued (lost): only the
-    sweep can make it."""
+    """A running two-guest table whose player to move runs out of time in `seconds`."""
     variant = Variant(board="6x6")
     game = Game.objects.create(kind=Game.Kind.TABLE, variant=variant.to_dict(), status=Game.Status.PLAYING,
                                turn=Board(variant).turn, deadline=timezone.now() + timedelta(seconds=seconds))
@@ -160,14 +158,14 @@ def test_redis_killed_and_started_again_loses_no_move_and_everything_due_happens
     ply = game.ply
     assert asyncio.run(state_over_a_fresh_socket(site, game, visitor, 10)) == ply
     overdue = table_game_due_in(2)  # runs out while Redis is away
-    # The worker holds a time-out a minute away (unacknowledged) when Redis dies: the
-    # case in which it used to exit with "Unrecoverable error: AttributeError".
-    later = table_game_due_in(60)
+    # The worker holds a task a minute away (unacknowledged) when Redis dies: the case
+    # in which it used to exit with "Unrecoverable error: AttributeError". (The task
+    # is a computer move for a ply that has passed: it does nothing when it runs.)
     worker = site.parts["worker"]
-    held = worker.output().count("games.move_timeout[")
+    held = worker.output().count("games.computer_move[")
     with Celery(broker=celery_redis_url(site.redis.url)) as broker:
-        broker.send_task("games.move_timeout", args=(later.pk, 0), eta=later.deadline, queue="reversi")
-    wait_until(lambda: worker.output().count("games.move_timeout[") > held, 10, "the worker to hold a time-out")
+        broker.send_task("games.computer_move", args=(game.pk, 0), countdown=60, queue="reversi")
+    wait_until(lambda: worker.output().count("games.computer_move[") > held, 10, "the worker to hold a task")
 
     site.redis.process.kill()  # kill -9
     site.redis.process.wait()
@@ -204,21 +202,30 @@ def test_redis_killed_and_started_again_loses_no_move_and_everything_due_happens
           f"overdue time-out after {timeout:.1f} s, websocket resynced after {resync:.1f} s")
 
 
-def test_a_worker_killed_while_a_time_out_waits_the_time_out_is_made_once(site):
-    game = table_game_due_in(MOVE_TIME_LIMIT)
-    worker = site.parts["worker"]
-    held = worker.output().count("games.move_timeout[")
-    with Celery(broker=celery_redis_url(site.redis.url)) as broker:
-        broker.send_task("games.move_timeout", args=(game.pk, 0), eta=game.deadline, queue="reversi")
-    wait_until(lambda: worker.output().count("games.move_timeout[") > held, 10, "the worker to hold the time-out")
-    worker.crash()  # kill -9: its prefetched time-out is gone with it
-    worker.stop()  # clears its orphaned pool processes, as make run's supervisor does
+def test_a_time_out_that_fell_due_with_no_worker_is_made_by_the_next_workers(site):
+    # Time-outs queue no task (each worker's clock, config.deadline_clock): a deadline
+    # that passes while every worker is down is kept by whichever worker starts next.
+    site.parts["worker"].crash()  # kill -9
+    site.parts["worker"].stop()  # clears its orphaned pool processes, as make run's supervisor does
+    game = table_game_due_in(1)
+    time.sleep(2)
+    assert not Move.objects.filter(game=game).exists()
+    # Two workers at once: both clocks find the overdue player, one of them claims it.
     site.parts["worker"] = servers.start_worker(site.log_dir, name="faults-worker-2", **site.env)
-    wait_until(lambda: Move.objects.filter(game=game, ply=1).exists(), MOVE_TIME_LIMIT + SWEEP_INTERVAL + 10,
-               "the time-out move")
+    started = time.monotonic()
+    site.parts["worker-3"] = servers.start_worker(site.log_dir, name="faults-worker-3", **site.env)
+    wait_until(lambda: Move.objects.filter(game=game, ply=1).exists(), 15, "the time-out move")
+    made = time.monotonic() - started
+    move = Move.objects.get(game=game, ply=1)  # one move per ply: the database's unique (game, ply)
+    assert (move.colour, move.made_by) == ("black", "timeout")
+    print(f"time-out due while no worker ran: made {made:.1f} s after the first of two new workers was ready")
+
+
+def test_a_player_past_their_deadline_is_timed_out_within_seconds(site):
+    game = table_game_due_in(MOVE_TIME_LIMIT)
+    wait_until(lambda: Move.objects.filter(game=game, ply=1).exists(), MOVE_TIME_LIMIT + 10, "the time-out move")
     move = Move.objects.get(game=game, ply=1)
     late = (move.created_at - game.deadline).total_seconds()
     assert move.made_by == "timeout"
-    assert late <= SWEEP_INTERVAL + 3  # the sweep's next round after the deadline
-    assert Move.objects.filter(game=game, made_by="timeout", colour="black").count() == 1
-    print(f"worker killed with a time-out pending: the time-out made {late:.1f} s after the deadline")
+    assert 0 <= late <= 3  # the clock ticks every second; the move itself takes a moment
+    print(f"time-out made {late:.2f} s after the deadline")
