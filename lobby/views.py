@@ -91,42 +91,55 @@ def lobby(request):
                                                 "filter_form": filter_form, "shown": filter_form.shown()})
 
 
-def find_by_code(request, code, viewer=None):
+def find_by_code(request, code, viewer=None, check_guessing=True):
     """The table with this code, unless this client typed too many codes of no table
     lately: then TooManyCodeGuesses, for a missing table and an existing one alike
-    (only its own players still reach it), so guessing learns nothing."""
-    guessing = throttle.table_code_guessing(request)
+    (only its own players still reach it), so guessing learns nothing.
+    `check_guessing=False` asks that only of a missing table; the caller asks
+    `guessing_stranger` before it answers anything but a player."""
     try:
         table = services.find_table(code)
     except TableNotFound:
-        if guessing:
+        if throttle.table_code_guessing(request):
             raise TooManyCodeGuesses() from None
         throttle.count_table_code_miss(request)
         raise
-    if guessing and (viewer is None or viewer.seat_in(table.game) is None):
+    if check_guessing and guessing_stranger(request, table, viewer):
         raise TooManyCodeGuesses()
     return table
+
+
+def guessing_stranger(request, table, viewer):
+    """Whether a client that typed too many wrong codes asks for a table it has no seat at."""
+    return throttle.table_code_guessing(request) and (viewer is None or viewer.seat_in(table.game) is None)
 
 
 # -- the table page --------------------------------------------------------------------
 
 def find(request, code, create_guest=False, check_view=True):
-    """(table, viewer, None), or a refusal: 404 for a wrong code, 403 for a private game.
+    """(table, viewer, None), or a refusal: 404 for a wrong code, 429 while guessing
+    codes, 403 for a private game.
 
     A guest token goes into the session only when a visitor takes a seat as a guest.
-    `check_view=False` leaves the 403 to the caller (`hidden_from`)."""
+    `check_view=False` leaves the 429 and the 403 to the caller (`hidden_from`)."""
     viewer = Viewer.from_request(request, create=create_guest)
     try:
-        table = find_by_code(request, code, viewer)
+        table = find_by_code(request, code, viewer, check_guessing=check_view)
     except TableNotFound as missing:
-        return None, viewer, render(request, "lobby/join.html",
-                                    {"code_form": CodeForm(initial={"code": code}), "error": missing},
-                                    status=missing.status)
-    return table, viewer, hidden_from(request, table, viewer) if check_view else None
+        return None, viewer, not_found(request, code, missing)
+    return table, viewer, hidden_from(request, table, viewer, check_guessing=False) if check_view else None
 
 
-def hidden_from(request, table, viewer):
-    """The 403 page if `viewer` may not see this table, else None."""
+def not_found(request, code, missing):
+    return render(request, "lobby/join.html", {"code_form": CodeForm(initial={"code": code}), "error": missing},
+                  status=missing.status)
+
+
+def hidden_from(request, table, viewer, check_guessing=True):
+    """The refusal page if `viewer` may not see this table (or, guessing codes, may not
+    learn that it exists), else None."""
+    if check_guessing and guessing_stranger(request, table, viewer):
+        return not_found(request, table.code, TooManyCodeGuesses())
     if services.can_view(table, viewer):
         return None
     return render(request, "lobby/private.html", {"table": table}, status=403)
@@ -241,8 +254,9 @@ def move(request, code):
     """A move at a table: only the owner of the seat to move, at the expected ply.
 
     play_move checks the seat itself, so whether the viewer may see the table at all
-    is asked only of a refused move (a stranger to a private table gets the 403
-    page, not the position): a player's move reads the seats once."""
+    (or is a stranger guessing codes) is asked only of a refused move (a stranger to
+    a private table gets the 403 page, not the position): a player's move reads the
+    seats once and no counter."""
     table, viewer, refused = find(request, code, check_view=False)
     if refused:
         return refused

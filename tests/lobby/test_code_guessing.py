@@ -16,10 +16,12 @@ MESSAGE = "Too many wrong table codes came from your address"
 def guess(client, code, how):
     if how == "page":
         return client.get(f"/tables/{code}/")
+    if how == "move":  # a move posted straight to a table's address, as htmx would
+        return client.post(f"/tables/{code}/move/", {"square": "c4", "ply": 0}, headers={"HX-Request": "true"})
     return client.post("/tables/join/", {"code": code})
 
 
-@pytest.mark.parametrize("how", ["page", "form"])
+@pytest.mark.parametrize("how", ["page", "form", "move"])
 def test_guessing_codes_is_refused_after_thirty_misses(how):
     alice = make_user("alice")
     table = services.open_table(alice, Variant(board="6x6"))
