@@ -12,6 +12,7 @@ import sys
 import time
 import urllib.error
 import urllib.request
+from contextlib import contextmanager
 from pathlib import Path
 
 from django.conf import settings
@@ -104,6 +105,26 @@ def start_daphne(log_dir, port=None, name="daphne", **env):
     return process
 
 
+WORKERS = []  # every Celery worker this test run started, for workers_paused()
+
+
+@contextmanager
+def workers_paused():
+    """Every worker started so far stopped (SIGSTOP) until the block ends. Each
+    worker's deadline clock times out every overdue player in the database, and the
+    session's sites share the test database: tests that need to know which worker
+    acts (the fault tests) start theirs inside this block."""
+    paused = [worker for worker in WORKERS if worker.alive()]
+    for worker in paused:
+        os.killpg(worker.popen.pid, signal.SIGSTOP)
+    try:
+        yield
+    finally:
+        for worker in paused:
+            if worker.alive():
+                os.killpg(worker.popen.pid, signal.SIGCONT)
+
+
 def start_worker(log_dir, name="worker", **env):
     process = Process(
         name,
@@ -112,6 +133,7 @@ def start_worker(log_dir, name="worker", **env):
          "--without-mingle", "--without-gossip"],
         server_env(**env), log_dir,
     )
+    WORKERS.append(process)
     wait_for(lambda: "ready." in process.output(), process, "the Celery worker to be ready")
     return process
 
