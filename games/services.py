@@ -422,7 +422,7 @@ def game_changed(game_id, schedule=True, record=None):
 
 def schedule_next(game, moves):
     """Queue the computer's move if it is the computer's turn. A player's time-out
-    needs no task: the workers' clocks watch the deadline (games.tasks.enforce_deadlines)."""
+    needs no task: the workers' clocks watch the deadline (games.tasks.queue_due_time_outs)."""
     seat = game.seat_of(game.turn)
     if seat is not None and seat.played_by_computer:
         last = next((move for move in reversed(moves) if move.made_by != Move.MadeBy.AUTO), None)

@@ -27,23 +27,31 @@ def computer_move(game_id, ply):
     return game.ply if game else None
 
 
-@shared_task(name="games.enforce_deadlines")
-def enforce_deadlines():
-    """Queued every second by each worker's clock (config.deadline_clock): the
-    computer moves for every player past their deadline. How many it moved for."""
-    moved = 0
+@shared_task(name="games.move_timeout", acks_late=True, **RETRY)
+def move_timeout(game_id, ply):
+    """The player to move at `ply` ran out of time: the computer moves for them."""
+    game = services.timeout_move(game_id, ply)
+    return game.ply if game else None
+
+
+def queue_due_time_outs():
+    """Called every second by each worker's clock (config.deadline_clock): queue the
+    time-out of every player past their deadline, once. How many it queued."""
+    queued = 0
     overdue = Game.objects.filter(status=Game.Status.PLAYING, deadline__lt=timezone.now())
     for game_id, ply, deadline in overdue.order_by("deadline").values_list("pk", "ply", "deadline"):
-        if claim_time_out(game_id, ply, deadline) and services.timeout_move(game_id, ply):
-            moved += 1
-    return moved
+        if claim_time_out(game_id, ply, deadline):
+            move_timeout.delay(game_id, ply)
+            queued += 1
+    return queued
 
 
 def claim_time_out(game_id, ply, deadline):
-    """Whether this process is the one to make this time-out: the first to ask within
-    CLAIM_SECONDS is. Several workers' clocks find the same overdue player; the ply
-    guard would keep the move single anyway, but each would first compute it. A claim
-    whose worker died with it lapses, and the next tick after that makes the move."""
+    """Whether this process is the one to queue this time-out: the first to ask within
+    CLAIM_SECONDS is. Every worker's clock finds the same overdue player; the ply
+    guard would keep the move single anyway, but each would first compute it. A
+    claim whose task was lost with its worker lapses, and the next tick after that
+    queues it again."""
     key = f"reversi:time-out:{game_id}:{ply}:{deadline.timestamp():.6f}"
     return bool(_claims().set(key, 1, nx=True, ex=CLAIM_SECONDS))
 
@@ -59,15 +67,18 @@ def _claims():
 @shared_task(name="games.sweep_overdue")
 def sweep_overdue(stuck_after=None):
     """Safety net for lost tasks (a killed worker, a restarted broker, a task Redis
-    could not take): time out every overdue player (as the clock does), and
-    re-enqueue the computer moves that are due and have waited longer than
+    could not take): time out every overdue player (what the workers' clocks
+    normally queue), and re-enqueue the computer moves that are due and have waited longer than
     `stuck_after` seconds (default STUCK_AFTER; 0 right after the worker
     reconnected, when any task may be lost). Doing one twice is harmless: every
     move task is guarded by its ply."""
     stuck_after = STUCK_AFTER if stuck_after is None else stuck_after
     now = timezone.now()
     playing = Game.objects.filter(status=Game.Status.PLAYING)
-    handled = enforce_deadlines()
+    handled = 0
+    for game_id, ply in playing.filter(deadline__lt=now).values_list("pk", "ply"):
+        if services.timeout_move(game_id, ply):
+            handled += 1
     waiting = playing.filter(deadline__isnull=True, updated_at__lte=now - timedelta(seconds=stuck_after))
     for game in waiting.prefetch_related("seats"):
         seat = game.seat_of(game.turn)

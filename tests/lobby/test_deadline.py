@@ -2,7 +2,7 @@
 worker running, a move that comes after the deadline (and its short grace) is
 refused and the computer moves for the late player right there, exactly once; a
 computer move whose task was lost is queued again by the sweep; the deadline clock
-that every worker runs makes the time-out of an overdue player once."""
+that every worker runs queues the time-out of an overdue player once."""
 from datetime import timedelta
 
 import pytest
@@ -101,34 +101,27 @@ def test_the_sweep_queues_a_computer_move_whose_task_was_lost(alice):
     assert sweep_overdue() == 1
 
 
-def test_the_deadline_clock_times_out_an_overdue_player_once(table):
-    # What every worker's clock queues each second (config.deadline_clock).
-    from games.tasks import enforce_deadlines
+def test_the_deadline_clock_queues_the_time_out_of_an_overdue_player_once(table):
+    # What every worker's clock does each second (config.deadline_clock); the task it
+    # queues is the time-out move itself (games.tasks.move_timeout).
+    from games.tasks import move_timeout, queue_due_time_outs
 
-    assert enforce_deadlines() == 0  # the deadline is a minute away
+    assert queue_due_time_outs() == 0  # the deadline is a minute away
     overdue_by(table, 1)
-    assert enforce_deadlines() == 1
+    assert queue_due_time_outs() == 1
+    assert queue_due_time_outs() == 0  # claimed: another worker's clock, or the next tick, leaves it
+    assert move_timeout(table.game_id, 0) == 1
     move = Move.objects.get(game_id=table.game_id)
     assert (move.ply, move.colour, move.made_by) == (1, "black", "timeout")
-    assert enforce_deadlines() == 0  # Bob's new deadline is a minute away
+    assert move_timeout(table.game_id, 0) is None  # a second delivery changes nothing
+    assert queue_due_time_outs() == 0  # Bob's new deadline is a minute away
 
 
-def test_only_one_worker_claims_a_time_out(table):
-    # Several workers' clocks find the same overdue player; the first claim wins, and
-    # a claim is on that one deadline (a later deadline of the same ply is a new one).
+def test_a_claim_is_on_one_deadline(table):
+    # A later deadline at the same ply (there is none at a table today) would be a new claim.
     from games.tasks import claim_time_out
 
     deadline = timezone.now()
     assert claim_time_out(table.game_id, 0, deadline) is True
     assert claim_time_out(table.game_id, 0, deadline) is False
     assert claim_time_out(table.game_id, 0, deadline + timedelta(seconds=60)) is True
-
-
-def test_a_claimed_time_out_is_left_to_the_worker_that_claimed_it(table):
-    from games.tasks import claim_time_out, enforce_deadlines
-
-    overdue_by(table, 1)
-    game = Game.objects.get(pk=table.game_id)
-    assert claim_time_out(game.pk, game.ply, game.deadline)  # another worker's clock was first
-    assert enforce_deadlines() == 0
-    assert not Move.objects.filter(game_id=table.game_id).exists()
