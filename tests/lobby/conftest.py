@@ -40,8 +40,17 @@ def signed_in(user):
     return client
 
 
+@pytest.fixture
+def quick_site(quick_site_servers):
+    """daphne and a Celery worker with MOVE_TIME_LIMIT=3 s, on the test database; the
+    session's other workers are paused meanwhile, since their clocks would time out
+    this site's players and push the move on their own Redis (tests/servers.py)."""
+    with servers.workers_paused(keep=[quick_site_servers.worker]):
+        yield quick_site_servers
+
+
 @pytest.fixture(scope="session")
-def quick_site(django_db_setup, django_db_blocker, tmp_path_factory):
+def quick_site_servers(django_db_setup, django_db_blocker, tmp_path_factory):
     """daphne and a Celery worker with MOVE_TIME_LIMIT=3 s, on the test database.
 
     They get a Redis of their own: sharing the main live site's broker, its worker
