@@ -68,8 +68,8 @@ def _claims():
 def sweep_overdue(stuck_after=None):
     """Safety net for lost tasks (a killed worker, a restarted broker, a task Redis
     could not take): time out every overdue player (what the workers' clocks
-    normally queue), and re-enqueue the computer moves that are due and have waited longer than
-    `stuck_after` seconds (default STUCK_AFTER; 0 right after the worker
+    normally queue), and re-enqueue the computer moves that are due and have waited
+    longer than `stuck_after` seconds (default STUCK_AFTER; 0 right after the worker
     reconnected, when any task may be lost). Doing one twice is harmless: every
     move task is guarded by its ply."""
     stuck_after = STUCK_AFTER if stuck_after is None else stuck_after
