@@ -230,5 +230,7 @@ def test_a_player_past_their_deadline_is_timed_out_within_seconds(site):
     move = Move.objects.get(game=game, ply=1)
     late = (move.created_at - game.deadline).total_seconds()
     assert move.made_by == "timeout"
-    assert 0 <= late <= 3  # the clock ticks every second; the move itself takes a moment
+    # Never before the deadline, and within seconds of it (the clock ticks every second;
+    # the bound leaves a loaded machine room, the print says how late it really was).
+    assert 0 <= late < 8
     print(f"time-out made {late:.2f} s after the deadline")
