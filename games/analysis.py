@@ -1,8 +1,9 @@
 """Computer analysis of a stored game: for every move, the best move and what the
 played move lost, at Normal strength.
 
-Each position before a move is weighed by `games.ai.analyse` with a short time
-limit (TIME_LIMIT, Normal-strength search; exact in small endgames). A move's
+Each position before a move is weighed by `games.ai.analyse` (Normal-strength
+search to a fixed depth; exact in small endgames), so the marks do not depend on
+how busy the worker was. A move's
 loss is the value of the best move minus the value of the move played, in stones
 from the mover's point of view. Forced moves and passes are not weighed.
 
@@ -28,9 +29,11 @@ from games.presentation import colour_name
 
 log = logging.getLogger(__name__)
 
-# Seconds of search per position: Normal strength (depth 4 on 8x8, 3 on larger boards)
-# finishes well within it; a 60-move game takes about 5-20 s on one worker.
-TIME_LIMIT = 0.3
+# A guard only, per position (for the solver's try and for the search each): the
+# fixed depths take 0.01-0.75 s on an idle worker (4 players on 8x8 the slowest),
+# so a worker several times slower still gives the same values. A 60-move game
+# takes about 5-20 s.
+TIME_LIMIT = 3.0
 # A task analyses this long, then hands the rest to a fresh task on the queue.
 CHUNK_SECONDS = 2.0
 # A move that loses at least this many stones can be marked as one of the worst...

@@ -50,6 +50,9 @@ log = logging.getLogger(__name__)
 # evaluation's scale; the analysis keeps it until that threshold is measured
 # again on the learned one
 ANALYSIS_EVALUATION = "handmade"
+# the analysis tries the exact solver (14 empties or fewer) for this many nodes,
+# about 0.3 s of this machine, then searches instead
+ANALYSIS_SOLVER_NODES = 50_000
 
 # fixed cost reserved out of every time limit (position set-up, first-call
 # table building, scheduling noise on a busy worker)
@@ -159,7 +162,14 @@ def _opening_values(board, depth: int) -> list[tuple[str, float]]:
 
 
 def analyse(board, *, time_limit: float) -> list[tuple[str, float]]:
-    """Every legal move with its value, best first, computed within ``time_limit``.
+    """Every legal move with its value, best first.
+
+    The values do not depend on how busy the machine is, so a game analysed
+    twice is marked the same: the solver works within a node budget
+    (``ANALYSIS_SOLVER_NODES``) and the search goes to Normal's fixed depth.
+    ``time_limit`` only guards against a position far slower than usual (the
+    solver and the search get it each); when it runs out, the search keeps its
+    last finished depth.
 
     Values are for the side to move, in stones:
 
@@ -167,15 +177,16 @@ def analyse(board, *, time_limit: float) -> list[tuple[str, float]]:
       disc difference (empties to the winner, RULES §4; in ``anti`` the
       opponent's stones minus the mover's);
     * otherwise Normal-strength search values (iterative deepening to 4 plies,
-      cut by the time limit) in evaluation units scaled to about one stone
+      3 on boards over 64 squares) in evaluation units scaled to about one stone
       (100 centi-discs); a forced game result shows as its exact margin;
-    * three or four players: paranoid-search value, the mover's margin over
-      the best opponent, same scale.
+    * three or four players: paranoid-search value to a fixed depth, the
+      mover's margin over the best opponent, same scale.
 
     A forced pass gives ``[("pass", value)]``; a finished game ``[]``.
     """
-    start = clock.now()
-    deadline = start + max(0.01, time_limit * BUDGET_SHARE - OVERHEAD)
+    def guard():
+        return clock.now() + max(0.01, time_limit * BUDGET_SHARE - OVERHEAD)
+
     legal = board.legal_moves
     if not legal:
         return []
@@ -184,7 +195,7 @@ def analyse(board, *, time_limit: float) -> list[tuple[str, float]]:
     t = board.turn_index
     bits = board.bits
     if len(bits) > 2:
-        return _analyse_multi(board, geo, deadline)
+        return _analyse_multi(board, geo, guard())
     if _in_free_opening(board):
         vals = _opening_values(board, 2)
         return sorted(((m, round(v / 100, 2)) for m, v in vals), key=lambda x: -x[1])
@@ -196,7 +207,7 @@ def analyse(board, *, time_limit: float) -> list[tuple[str, float]]:
     empties = (geo.playable & ~(P | O)).bit_count()
     if empties <= 14:
         try:
-            solver = EndgameSolver(geo, anti=anti, deadline=deadline)
+            solver = EndgameSolver(geo, anti=anti, deadline=guard(), max_nodes=ANALYSIS_SOLVER_NODES)
             exact = solver.solve_moves(P, O)
             return [(geo.name(sq), float(v)) for sq, v in exact]
         except Timeout:
@@ -204,7 +215,7 @@ def analyse(board, *, time_limit: float) -> list[tuple[str, float]]:
     searcher = Searcher(geo, evaluator(geo, anti, ANALYSIS_EVALUATION), anti=anti)
     result = None
     max_depth = 3 if len(geo.squares) > 64 else 4
-    searcher.deadline = None
+    deadline = guard()
     for depth in range(1, max_depth + 1):
         searcher.deadline = deadline if depth > 1 else None
         try:
@@ -221,7 +232,10 @@ def _analyse_multi(board, geo: Tables, deadline: float) -> list[tuple[str, float
     bits, neutral, t = board.bits, board.neutral, board.turn_index
     ms = MultiSearch(geo, len(bits), t, anti=board.variant.anti)
     result = ms.move_values(bits, neutral, 1)
-    for depth in range(2, len(bits) + 1):
+    # a full round (one move each) on boards up to 64 squares; four players on
+    # larger ones would take seconds a position at 4 plies, so 3 there
+    max_depth = len(bits) if len(geo.squares) <= 64 else 3
+    for depth in range(2, max_depth + 1):
         ms.deadline = deadline
         try:
             result = ms.move_values(bits, neutral, depth)

@@ -14,8 +14,9 @@ the winner (the usual Othello convention and the ``ffo.txt`` convention).  In
 ``anti`` the disc difference is the opponent's minus the mover's, stones as
 they stand (empties are not added, RULES.md §4), so fewer stones is better.
 
-A deadline (``clock.now()`` value) makes the solver raise ``Timeout``
-between nodes; callers fall back to the heuristic search.
+A deadline (``clock.now()`` value) or a node budget (``max_nodes``, which
+gives up at the same point however busy the machine is) makes the solver
+raise ``Timeout`` between nodes; callers fall back to the heuristic search.
 """
 
 from __future__ import annotations
@@ -48,10 +49,12 @@ def final_score(P: int, O: int, empties: int, anti: bool = False) -> int:
 class EndgameSolver:
     """Exact solver; one instance may be reused (its table is kept)."""
 
-    def __init__(self, geo: Tables, *, anti: bool = False, deadline: float | None = None):
+    def __init__(self, geo: Tables, *, anti: bool = False, deadline: float | None = None,
+                 max_nodes: int | None = None):
         self.geo = geo
         self.anti = anti
         self.deadline = deadline
+        self.max_nodes = max_nodes
         self.nodes = 0
         self.next_check = 0
         self.tt: dict = {}
@@ -184,6 +187,8 @@ class EndgameSolver:
             if solver.nodes >= solver.next_check:
                 solver.next_check = solver.nodes + 2000
                 if solver.deadline is not None and monotonic() > solver.deadline:
+                    raise Timeout
+                if solver.max_nodes is not None and solver.nodes > solver.max_nodes:
                     raise Timeout
             key = (P, O)
             entry = tt.get(key)

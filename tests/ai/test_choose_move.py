@@ -52,6 +52,29 @@ def test_analyse_covers_every_legal_move(variant, plies, seed):
     assert all(isinstance(v, float) for v in values)
 
 
+def test_analysis_values_are_those_of_fixed_depths_whatever_the_clock(monkeypatch):
+    """A review marks the same mistakes however busy the worker was: the search goes
+    to Normal's fixed depth and the solver stops after a node count. A clock that
+    runs five times too fast (a crowded machine) changes nothing."""
+    from games.ai import ANALYSIS_EVALUATION, clock, evaluator
+    from games.ai.search import Searcher, to_stones
+
+    board = Board.from_transcript(Variant(), "d3c3")  # before b3, a mistake only at depths < 4
+    endgame = random_board(Variant(board="6x6"), 18, 5)  # 14 empties: the solver gives up on nodes
+    assert 36 - len(endgame.stones()) == 14
+    calm = [analyse(b, time_limit=3.0) for b in (board, endgame)]
+
+    geo = tables(board.geometry)
+    searcher = Searcher(geo, evaluator(geo, False, ANALYSIS_EVALUATION))
+    fixed = searcher.move_values(board.bits[0], board.bits[1], 4)
+    assert calm[0] == [(geo.name(sq), round(to_stones(v), 2)) for sq, v in fixed]
+    assert calm[0][0][1] - dict(calm[0])["b3"] < 4
+
+    real = clock.now
+    monkeypatch.setattr(clock, "now", lambda: real() * 5)
+    assert [analyse(b, time_limit=3.0) for b in (board, endgame)] == calm
+
+
 def test_pass_is_returned_when_forced():
     import random
 
