@@ -8,7 +8,7 @@ from django.conf import settings
 from django.template.loader import render_to_string
 from django.utils import translation
 
-from games.presentation import GameRecord, game_state
+from games.presentation import game_state
 from games.outages import UNREACHABLE
 
 log = logging.getLogger(__name__)
@@ -33,9 +33,9 @@ def render_state(game, record=None, language=None):
     return html
 
 
-def render_state_in_every_language(game, record=None):
-    record = record or GameRecord(game)
-    return {code: render_state(game, record, code) for code, _name in settings.LANGUAGES}
+def drawn_state(public_id, version, language):
+    """The state this process drew already, or None."""
+    return _drawn.get((public_id, version, language))
 
 
 def group_send(group, message):
@@ -76,10 +76,14 @@ async def leave(consumer, group):
 
 def send_state(game, record=None):
     # Whole, idempotent states tagged with the version: a page that misses one
-    # loses nothing, and a late one never overwrites a newer state. Drawn once
-    # per language, not once per page.
+    # loses nothing, and a late one never overwrites a newer state. Drawn once, in
+    # the language of whoever made the change (the mover's answer is that same
+    # drawing); a page in another language has its own daphne draw it, once per
+    # process and version (GameConsumer.game_state), so a move costs one drawing
+    # when everyone reads the same language.
+    language = translation.get_language() or settings.LANGUAGE_CODE
     group_send(
         game.group_name,
-        {"type": "game.state", "html": render_state_in_every_language(game, record), "version": game.version,
+        {"type": "game.state", "html": {language: render_state(game, record, language)}, "version": game.version,
          "public": game.is_public},
     )

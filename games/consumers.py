@@ -9,7 +9,7 @@ from django.utils import translation
 
 from games import broadcast
 from games.access import Viewer, can_watch, watchable_game
-from games.broadcast import render_state
+from games.broadcast import drawn_state, render_state
 from games.models import Game
 
 
@@ -65,8 +65,15 @@ class GameConsumer(AsyncWebsocketConsumer):
         if not event.get("public") and not self.seated and not await self.may_watch():
             await self.refuse()
             return
-        await self.push(event["html"].get(self.language) or event["html"][settings.LANGUAGE_CODE],
-                        event["version"])
+        html, version = event["html"].get(self.language), event["version"]
+        if html is None:  # drawn in the mover's language: this page reads another
+            html = drawn_state(self.game.public_id, version, self.language)
+        if html is None:
+            state = await self.current_state()
+            if state is None:
+                return  # deleted meanwhile
+            html, version = state
+        await self.push(html, version)
 
     async def refuse(self):
         await self.channel_layer.group_discard(self.game.group_name, self.channel_name)

@@ -99,3 +99,33 @@ def test_a_move_made_through_one_daphne_reaches_a_player_on_another(live_site, s
     asyncio.run(story())
     game.refresh_from_db()
     assert game.ply == 2 and game.moves.count() == 2
+
+
+def test_a_watcher_who_reads_german_sees_the_move_in_german_drawn_by_their_own_daphne(live_site, second_daphne):
+    """The mover's daphne draws the state once, in the mover's language; a page in
+    another language gets it drawn by the daphne that holds its socket."""
+    alice, bob = make_user("alice"), make_user("bob")
+    table = services.open_table(alice, Variant(board="6x6"), level="easy", is_public=True)
+    services.join(table, Viewer(user=bob))
+    game = table.game
+    mover = Player(alice, live_site)
+    status, page = mover.request(f"/tables/{table.code}/")
+    assert status == 200 and mover.csrf
+    base = second_daphne.url.replace("http://", "ws://") + f"/ws/games/{game.public_id}/"
+
+    async def story():
+        async with websockets.connect(base + "?lang=de", origin=second_daphne.url) as german, \
+                websockets.connect(base + "?lang=en", origin=second_daphne.url) as english:
+            assert "Steine" in await state_at(german, 0)
+            await state_at(english, 0)
+            status, answer = await asyncio.to_thread(mover.request, f"/tables/{table.code}/move/",
+                                                     {"square": legal_square(page), "ply": 0})
+            assert status == 200 and ply_of(answer) == 1
+            in_german, in_english = await state_at(german, 1), await state_at(english, 1)
+            assert "ist am Zug" in in_german and "Steine" in in_german and "Stones" not in in_german
+            assert STATE.search(in_english).group(0) == STATE.search(answer).group(0)
+            # the German state is the same position
+            squares = re.compile(r'data-square="\w+" data-stone="\w+"')
+            assert squares.findall(in_german) == squares.findall(answer)
+
+    asyncio.run(story())
