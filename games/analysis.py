@@ -3,9 +3,9 @@ played move lost, at Normal strength.
 
 Each position before a move is weighed by `games.ai.analyse` (Normal-strength
 search to a fixed depth; exact in small endgames), so the marks do not depend on
-how busy the worker was. A move's
-loss is the value of the best move minus the value of the move played, in stones
-from the mover's point of view. Forced moves and passes are not weighed.
+how busy the worker was. A move's loss is the value of the best move minus the
+value of the move played, in stones from the mover's point of view. Forced moves
+and passes are not weighed.
 
 The work runs in the Celery task `games.analyse_game`, a couple of seconds at a
 time (CHUNK_SECONDS): the task re-enqueues itself until the game is done, so an

@@ -198,7 +198,7 @@ class GameAnalysis(models.Model):
     total = models.PositiveIntegerField(default=0, help_text="plies to analyse")
     done = models.PositiveIntegerField(default=0, help_text="plies analysed so far")
     entries = models.JSONField(default=list, blank=True)
-    time_limit = models.FloatField(default=3.0, help_text="seconds of search per position at most, a guard (see games.analysis)")
+    time_limit = models.FloatField(default=3.0, help_text="longest search of a position, seconds (a guard)")
     requested_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
     finished_at = models.DateTimeField(null=True, blank=True)

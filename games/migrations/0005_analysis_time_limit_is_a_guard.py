@@ -13,6 +13,6 @@ class Migration(migrations.Migration):
         migrations.AlterField(
             model_name='gameanalysis',
             name='time_limit',
-            field=models.FloatField(default=3.0, help_text='seconds of search per position at most, a guard (see games.analysis)'),
+            field=models.FloatField(default=3.0, help_text='longest search of a position, seconds (a guard)'),
         ),
     ]
