@@ -32,7 +32,7 @@ application = ProtocolTypeRouter(
 # the default threshold (700 allocations) the cyclic collector runs often and, now
 # and then, walks everything loaded at start-up. That is frozen out of its reach,
 # and young objects are collected in larger batches:
-# benchmarks/roundtrip.py, two pairs of runs, 17.5-18.3 -> 17.1-17.5 ms of daphne
-# CPU a move, p99 117-203 -> 107-122 ms.
+# benchmarks/roundtrip.py, four A/B pairs, 0.4-0.8 ms less daphne CPU a move in
+# each and a lower p99 in each (117-203 -> 91-122 ms); see benchmarks/README.md.
 gc.freeze()
 gc.set_threshold(50_000, 20, 20)
