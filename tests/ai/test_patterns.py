@@ -10,7 +10,7 @@ from games import Board
 from games.ai import choose_move
 from games.ai.bitboard import tables
 from games.ai.evaluation import make_evaluator
-from games.ai.learned import evaluator_from, learned_evaluator, read_weights, write_weights
+from games.ai.learned import evaluator_from, learned_evaluator, read_weights, weights_path, write_weights
 from games.ai.levels import evaluator
 from games.ai.patterns import pattern_set
 from games.rules.geometry import get_geometry
@@ -104,6 +104,26 @@ def test_weights_file_round_trip(tmp_path):
     with_hand = evaluator_from(geo, back)
     hand = make_evaluator(tables(geo), False)
     assert with_hand(P, O) == patterns + 500 * hand(P, O) // 1000
+
+
+@pytest.mark.parametrize("anti", [False, True])
+def test_a_file_of_the_hand_made_term_alone_evaluates_as_the_hand_made_evaluation(tmp_path, anti):
+    """The Anti conventions end to end: a weights file whose only weight is the
+    hand-made term at 1000/1000 searches exactly as today's level of that rule
+    (same sign and scale), and Anti weights live in ``<board>-anti.bin``."""
+    geo = get_geometry("8x8")
+    ps = pattern_set(geo)
+    w = array("h", [0]) * (ps.features + 2)
+    w[ps.features + 1] = 1000
+    path = weights_path("8x8", anti, tmp_path)
+    assert path.name == ("8x8-anti.bin" if anti else "8x8.bin")
+    write_weights(path, [(0, 64, w)], geo.playable_count)
+    evaluate = evaluator_from(geo, read_weights(path)[0], anti)
+    hand = make_evaluator(tables(geo), anti)
+    for plies in (4, 20, 40):
+        b = random_board(make_variant("8x8", anti=anti), plies, seed=plies)
+        P, O = b.bits[b.turn_index], b.bits[1 - b.turn_index]
+        assert evaluate(P, O) == hand(P, O)
 
 
 def test_blocked_boards_have_no_patterns_and_keep_the_hand_made_evaluation():
