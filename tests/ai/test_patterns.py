@@ -143,7 +143,7 @@ def test_hand_made_evaluation_can_still_be_asked_for():
         choose_move(board, "normal", evaluation="psychic")
 
 
-@pytest.mark.parametrize("board", ["8x8", "6x6", "octagon"])
+@pytest.mark.parametrize("board", ["8x8", "6x6", "octagon", "10x10"])
 def test_normal_and_hard_use_the_shipped_weights(board):
     geo = get_geometry(board)
     shipped = learned_evaluator(geo, False)
@@ -156,7 +156,7 @@ def test_boards_without_shipped_weights_keep_the_hand_made_evaluation():
     assert learned_evaluator(get_geometry("8x8"), True) is None  # 8x8 Anti
     assert learned_evaluator(get_geometry("6x6"), True) is None  # 6x6 Anti
     assert learned_evaluator(get_geometry("octagon"), True) is None  # octagon Anti
-    assert learned_evaluator(get_geometry("10x10"), False) is None
+    assert learned_evaluator(get_geometry("10x10"), True) is None  # 10x10 Anti
 
 
 def test_the_shipped_8x8_weights_value_a_corner():
