@@ -1,17 +1,19 @@
 """From a visitor's click to the computer's answer on their screen.
 
 Starts the real site (daphne, one Celery worker, Redis; DEBUG off) on a scratch
-database, plays games against the computer through HTTP (the move POST, as htmx
-sends it) and the game's websocket (the pushed state), and prints, per level,
+database, plays games against the computer through the game's websocket (the
+move sent over it, as static/js/moves.js does, and the pushed states; --via http
+posts the move as htmx does while the socket is down), and prints, per level,
 the median and 95th percentile of the time from sending a move to receiving the
 state with the computer's answer.
 
     .venv/bin/python benchmarks/play_latency.py                # Normal and Hard, 50 moves each
-    .venv/bin/python benchmarks/play_latency.py --levels easy --moves 20
+    .venv/bin/python benchmarks/play_latency.py --levels easy --moves 20 --via http
 """
 import argparse
 import asyncio
 import http.cookiejar
+import json
 import re
 import statistics
 import tempfile
@@ -66,7 +68,7 @@ def parse_state(html):
     return attributes.get("turn", ""), attributes.get("status", ""), int(attributes.get("ply", 0)), legal
 
 
-async def measure(site, level, moves):
+async def measure(site, level, moves, via):
     visitor = Visitor(site)
     times = []
     while len(times) < moves:
@@ -81,7 +83,10 @@ async def measure(site, level, moves):
                 if status != "playing":
                     break
                 started = time.perf_counter()
-                await asyncio.to_thread(visitor.post_move, public_id, legal[0], ply)
+                if via == "ws":
+                    await ws.send(json.dumps({"move": legal[0], "ply": str(ply)}))
+                else:
+                    await asyncio.to_thread(visitor.post_move, public_id, legal[0], ply)
                 sent_ply = ply
                 while True:
                     turn, status, ply, legal = parse_state(await asyncio.wait_for(ws.recv(), 60))
@@ -103,12 +108,13 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--levels", default="normal,hard")
     parser.add_argument("--moves", type=int, default=50)
+    parser.add_argument("--via", choices=("ws", "http"), default="ws")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="reversi-bench-") as scratch:
         site = Site(scratch, concurrency=1)
         try:
             for level in args.levels.split(","):
-                report(level, asyncio.run(measure(site, level, args.moves)))
+                report(level, asyncio.run(measure(site, level, args.moves, args.via)))
         finally:
             site.stop()
 

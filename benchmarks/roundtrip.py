@@ -4,20 +4,22 @@ Starts --daphne daphne processes and --workers Celery workers (and a private Red
 unless REDIS_URL is set) on a scratch database (SQLite, or --database postgres: a
 new database on this machine's PostgreSQL) with DEBUG off, opens --tables two-player 8x8 tables
 between signed-in users, and lets every table play at once: the player to move
-thinks for a random --think time, POSTs the move as htmx does (session cookie,
-CSRF header, expected ply) over a keep-alive HTTP connection, and the clock runs
-until the opponent's websocket (/ws/games/<id>/) delivers the state with that
-move. A finished game is replaced by a new table. With several daphnes, the two
+thinks for a random --think time, sends the move with its expected ply over its
+game websocket as the pages do (static/js/moves.js; --via http: POSTs it as htmx
+does while the socket is down, with session cookie and CSRF header over a
+keep-alive connection), and the clock runs until the opponent's websocket
+(/ws/games/<id>/) delivers the state with that move. A finished game is replaced by a new table. With several daphnes, the two
 players of a table use different ones, so every move crosses from one process to
 another through the channel layer. Prints the median, 95th and 99th percentile of
 the round trip, the throughput, daphne's CPU per move, and any lost or failed move.
 
     .venv/bin/python benchmarks/roundtrip.py                       # 50 tables, 60 s, think 1-3 s
-    .venv/bin/python benchmarks/roundtrip.py --tables 50 --think 0.2,0.6 --seconds 30
+    .venv/bin/python benchmarks/roundtrip.py --tables 50 --think 0.2,0.6 --seconds 30 --via http
     REDIS_URL=redis://127.0.0.1:6379/12 .venv/bin/python benchmarks/roundtrip.py --daphne 2 --workers 2 --database postgres
 """
 import argparse
 import asyncio
+import json
 import os
 import random
 import re
@@ -197,7 +199,7 @@ async def connect(url, origin, session, results, attempts=5):
             await asyncio.sleep(0.5 * 2 ** attempt)
 
 
-async def play_table(site, number, pair, sessions, results, think, stop_at, rng, delay=0.0):
+async def play_table(site, number, pair, sessions, results, think, stop_at, rng, via, delay=0.0):
     await asyncio.sleep(delay)  # tables open one after another, as they would on a site
     host, guest = pair
     # With several daphnes the two players sit at different ones.
@@ -227,14 +229,18 @@ async def play_table(site, number, pair, sessions, results, think, stop_at, rng,
                 await asyncio.sleep(rng.uniform(*think))
                 square = rng.choice(screens[mover].state[3])
                 started = time.perf_counter()
-                status_code, html = await http[mover].request(
-                    "POST", f"/tables/{code}/move/", {"square": square, "ply": ply},
-                    headers=["HX-Request: true", f"X-CSRFToken: {http[mover].csrf}", f"Referer: {urls[mover]}/"])
-                if status_code != 200:
-                    results.failed += 1
-                    await asyncio.sleep(0.5)
-                    continue
-                new_ply = parse_state(html)[0]
+                if via == "ws":  # as the page does while its socket is open
+                    await sockets[0 if mover == "black" else 1].send(json.dumps({"move": square, "ply": str(ply)}))
+                    new_ply = ply + 1  # or more, with passes: the first state past ply
+                else:
+                    status_code, html = await http[mover].request(
+                        "POST", f"/tables/{code}/move/", {"square": square, "ply": ply},
+                        headers=["HX-Request: true", f"X-CSRFToken: {http[mover].csrf}", f"Referer: {urls[mover]}/"])
+                    if status_code != 200:
+                        results.failed += 1
+                        await asyncio.sleep(0.5)
+                        continue
+                    new_ply = parse_state(html)[0]
                 try:
                     arrived = await screens[other].wait_for_ply(new_ply, 30)
                 except asyncio.TimeoutError:
@@ -290,7 +296,7 @@ async def run(site, args):
     began = time.monotonic()
     stop_at = began + args.warmup + args.seconds
     tasks = [asyncio.create_task(play_table(site, i, users[2 * i:2 * i + 2], sessions[2 * i:2 * i + 2], results,
-                                            args.think, stop_at, random.Random(rng.random()),
+                                            args.think, stop_at, random.Random(rng.random()), args.via,
                                             delay=i * args.warmup / 2 / args.tables))
              for i in range(args.tables)]
     await asyncio.sleep(args.warmup)
@@ -313,6 +319,9 @@ def main():
     parser.add_argument("--worker-concurrency", type=int, default=1)
     parser.add_argument("--database", choices=("sqlite", "postgres"), default="sqlite")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--via", choices=("ws", "http"), default="ws",
+                        help="moves over the page's websocket (as the site's pages send them) or HTTP posts "
+                             "(pages without JavaScript or with their socket down)")
     args = parser.parse_args()
     args.think = tuple(float(x) for x in args.think.split(","))
     with tempfile.TemporaryDirectory(prefix="reversi-rt-") as scratch:

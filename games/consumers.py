@@ -1,16 +1,46 @@
-"""The websocket of a game page: it only pushes; moves arrive over HTTP."""
+"""The websocket of a game page: pushes every new state, and takes the page's moves.
+
+A move over the socket costs the server no HTTP request, middleware or answer of its
+own (the push that follows is the answer): issue 14's largest saving. The socket is
+Origin-checked (config/asgi.py), which is what CSRF is for a form; the seat is
+authorised as for a form post, from the session as it is now. Pages without
+JavaScript, or whose socket is down, post the same move over HTTP.
+"""
+import json
+from importlib import import_module
+from types import SimpleNamespace
 from urllib.parse import parse_qs
 
 from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
+from django.contrib.auth import get_user
+from django.template.loader import render_to_string
 from django.utils import translation
+from django.utils.translation import gettext as _
 
-from games import broadcast
-from games.access import Viewer, can_watch, watchable_game
+from games import broadcast, services
+from games.access import GUEST_TOKEN_KEY, Viewer, can_watch, watchable_game
 from games.broadcast import drawn_state, render_state
 from games.models import Game
+from games.params import whole_number
+
+SessionStore = import_module(settings.SESSION_ENGINE).SessionStore
+
+
+def parse_move(text):
+    """(square, ply or None) from a page's frame, or None for anything that is no move."""
+    if not text or len(text) > 200:
+        return None
+    try:
+        frame = json.loads(text)
+    except (ValueError, RecursionError):
+        return None
+    if not isinstance(frame, dict) or not isinstance(frame.get("move"), str):
+        return None
+    ply = frame.get("ply")
+    return frame["move"][:8], whole_number(str(ply) if type(ply) is int else ply)
 
 
 def requested_language(scope):
@@ -53,7 +83,42 @@ class GameConsumer(AsyncWebsocketConsumer):
             await broadcast.leave(self, self.game.group_name)
 
     async def receive(self, text_data=None, bytes_data=None):
-        """Pages never send; moves go through HTTP with CSRF. Ignore anything else."""
+        """A move: {"move": "d3", "ply": "12"}, with the ply of the position the page
+        showed. Played, this page gets the new state at once (the same drawing the push
+        carries; the push's own copy is then skipped); refused, it gets the position as
+        it now is with the reason, and nothing changed. Anything else is ignored."""
+        move = parse_move(text_data)
+        if move is None or self.game is None:
+            return
+        answer = await self.play(*move)
+        if answer is not None:
+            await self.push(*answer)
+
+    @database_sync_to_async
+    def play(self, square, ply):
+        """(html, version, refused) to answer the move with, or None when this page may
+        no longer see the game (the next push closes it)."""
+        viewer = self.viewer_now()
+        with translation.override(self.language):
+            try:
+                if ply is None:
+                    raise services.GameError(_("The move came without the position it was meant for; reload the page."))
+                game = services.play_move(self.game, square, expected_ply=ply, viewer=viewer)
+            except services.GameError as error:
+                game = Game.objects.filter(pk=self.game.pk).prefetch_related("seats").first()
+                if game is None or not can_watch(game, viewer):
+                    return None
+                return render_state(game) + render_to_string(
+                    "games/includes/message.html", {"error": error, "version": game.version}), game.version, True
+            return render_state(game), game.version, False  # drawn already for the push
+
+    def viewer_now(self):
+        """Who this page's session is now, read afresh as an HTTP request would: signed
+        out or in, or seated as a guest, since the socket opened."""
+        request = SimpleNamespace(session=SessionStore(session_key=self.scope["session"].session_key))
+        user = get_user(request)
+        token = request.session.get(GUEST_TOKEN_KEY, "")
+        return Viewer(user=user if user.is_authenticated else None, guest_token=token)
 
     async def game_state(self, event):
         if self.game is None:
@@ -80,9 +145,11 @@ class GameConsumer(AsyncWebsocketConsumer):
         self.game = None
         await self.close(code=4403)  # not a code htmx reconnects after
 
-    async def push(self, html, version):
+    async def push(self, html, version, refusal=False):
         if version < self.version:
             return  # an older state that arrived late
+        if version == self.version and not refusal:
+            return  # shown already (the answer to this page's own move)
         self.version = version
         await self.send(text_data=html)
 

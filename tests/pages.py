@@ -79,6 +79,46 @@ def htmx_answer(page, path_end):
     page.wait_for_function("window.htmxAnswered === true")
 
 
+GAME_SOCKET = '[ws-connect^="/ws/games/"]'
+
+
+def wait_for_game_socket(page):
+    """Until the game's socket is open (moves.js marks it): clicks then go over it."""
+    page.locator(f"{GAME_SOCKET}[data-socket=open]").wait_for(state="attached")
+
+
+@contextmanager
+def socket_answer(page):
+    """Around a click on a square of a page whose game socket is open (moves.js sends
+    the move over it): returns once the first message after the move went out (its
+    answer: the new state, or the position with the reason it was refused) has been
+    swapped in. While it is the clicker's turn nothing else is pushed in between."""
+    wait_for_game_socket(page)
+    page.evaluate("""() => { window.socketAnswered = false;
+        document.addEventListener('htmx:wsAfterSend', function sent() {
+            document.removeEventListener('htmx:wsAfterSend', sent);
+            document.addEventListener('htmx:wsAfterMessage', function done() {
+                window.socketAnswered = true;
+                document.removeEventListener('htmx:wsAfterMessage', done);
+            });
+        }); }""")
+    yield
+    page.wait_for_function("window.socketAnswered === true")
+
+
+class MovesSent:
+    """The moves a page sends from now on, over its socket or over HTTP."""
+
+    def __init__(self, page):
+        self.page, self.posted = page, []
+        page.on("request", lambda request: self.posted.append(request.url) if request.url.endswith("/move/") else None)
+        page.evaluate("""() => { window.movesOverSocket = [];
+            document.addEventListener('htmx:wsAfterSend', event => window.movesOverSocket.push(event.detail.message)); }""")
+
+    def __call__(self):
+        return self.posted + self.page.evaluate("window.movesOverSocket")
+
+
 def assert_whole(page):
     """Header, board and controls are all still there (nothing swapped the page away)."""
     assert page.locator("header.site-header nav").count() == 1, "the site header is gone"

@@ -10,7 +10,7 @@ from games.models import Game, Move
 from tests.lobby.conftest import make_user
 from tests.lobby.test_tables_in_browser import (  # noqa: F401 (clean_consoles: every person's console checked)
     clean_consoles, open_table, person, state, wait_for_board, wait_for_ply)
-from tests.pages import Watch, assert_board_is_the_stored_game, assert_whole, htmx_answer
+from tests.pages import MovesSent, Watch, assert_board_is_the_stored_game, assert_whole, socket_answer
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.browser]
 
@@ -27,19 +27,13 @@ def markers_shown(page):
         getComputedStyle(c, '::after').content !== 'none' || /legal|erlaubt/i.test(c.getAttribute('aria-label'))).length""")
 
 
-def moves_sent(page):
-    sent = []
-    page.on("request", lambda request: sent.append(request.url) if request.url.endswith("/move/") else None)
-    return sent
-
-
 def click(page, square, game):
     """A click that the page sends: wait for its answer; the page stays whole and shows the stored game."""
-    with htmx_answer(page, "/move/") as answer:
+    with socket_answer(page):
         page.locator(f'#game-state [data-square="{square}"]').click()
     assert_whole(page)
     assert_board_is_the_stored_game(page, game)
-    return answer.value.status, page.locator("#game-message").inner_text().strip()
+    return page.locator("#game-message").inner_text().strip()
 
 
 def empty_not_legal(page):
@@ -92,15 +86,15 @@ def test_a_guest_in_german_and_a_host_in_english_misclick_at_a_table(live_site, 
     # Black (the host) to move: only the host's page shows markers and sends clicks.
     host.wait_for_function("document.querySelector('#game-state .cell.legal')")
     assert markers_shown(host) > 0 and markers_shown(guest) == 0
-    sent = moves_sent(guest)
+    sent = MovesSent(guest)
     for cell in guest.locator("#game-state button.cell").all()[::7]:
         cell.click(force=True)  # a person can click it; out of turn it is no button
     guest.wait_for_timeout(300)
-    assert sent == []
+    assert sent() == []
     assert_whole(guest)
 
     square = empty_not_legal(host)
-    assert click(host, square, game) == (400, f"{square} is not a legal move.")
+    assert click(host, square, game) == f"{square} is not a legal move."
     ply = int(state(host, "ply"))
     legal = host.locator("#game-state button.cell.legal").first.get_attribute("data-square")
     host.locator(f'#game-state [data-square="{legal}"]').dblclick()
@@ -113,16 +107,16 @@ def test_a_guest_in_german_and_a_host_in_english_misclick_at_a_table(live_site, 
     # White (the guest) to move.
     guest.wait_for_function("document.querySelector('#game-state .cell.legal')")
     assert markers_shown(guest) > 0 and markers_shown(host) == 0
-    sent = moves_sent(host)
+    sent = MovesSent(host)
     host.locator("#game-state button.cell.legal").first.click(force=True)
     host.wait_for_timeout(300)
-    assert sent == []
+    assert sent() == []
     square = empty_not_legal(guest)
-    assert click(guest, square, game) == (400, f"{square} ist kein erlaubter Zug.")
+    assert click(guest, square, game) == f"{square} ist kein erlaubter Zug."
     guest.evaluate("document.querySelector('#game-state input[name=ply]').value -= 1")
     legal = guest.locator("#game-state button.cell.legal").first.get_attribute("data-square")
-    assert click(guest, legal, game) == (409, "Die Partie ist weitergegangen; hier ist die aktuelle Stellung.")
-    assert click(guest, legal, game)[0] == 200
+    assert click(guest, legal, game) == "Die Partie ist weitergegangen; hier ist die aktuelle Stellung."
+    assert click(guest, legal, game) == ""
     wait_for_ply(host, ply + 2)
     assert_board_is_the_stored_game(host, game)
     expect(host.locator("#game-message")).to_have_text("")  # a refusal goes once the position moved on

@@ -5,6 +5,7 @@ from playwright.sync_api import expect
 
 from games.models import Move
 from tests.play.helpers import board_snapshot, start_game, state, wait_for_my_turn_or_end
+from tests.pages import GAME_SOCKET, wait_for_game_socket
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.browser]
 
@@ -116,11 +117,16 @@ def test_the_keyboard_moves_a_cursor_and_enter_plays(live_site, page):
 
 
 def test_the_answer_to_a_click_arriving_after_the_computers_reply_does_not_undo_it(live_site, page):
-    """The network may deliver the answer to a move after the websocket pushed the
-    computer's reply to it; the page must keep the newer position."""
+    """A move posted over HTTP (the page's socket down, as moves.js sees it: a click
+    before it connected, or while it reconnects) is answered over HTTP, and the network
+    may deliver that answer after the socket pushed the computer's reply to it; the
+    page must keep the newer position."""
     me = start_game(page, live_site, "board=8x8", level="easy")
     wait_for_my_turn_or_end(page)
     ply = int(state(page, "ply"))
+    wait_for_game_socket(page)
+    page.evaluate("""selector => document.querySelector(selector).dispatchEvent(
+        new CustomEvent('htmx:wsClose', {bubbles: true, detail: {event: {code: 1000}}}))""", GAME_SOCKET)
 
     def hold_back_until_the_reply_is_shown(route):
         answer = route.fetch()  # the server has applied the move: the answer is the state after it

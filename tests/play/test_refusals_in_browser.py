@@ -8,29 +8,36 @@ import pytest
 from playwright.sync_api import expect
 
 from games.models import Game, Move
-from tests.pages import Watch, assert_board_is_the_stored_game, assert_whole, htmx_answer, shown_stones
+from tests.pages import (
+    MovesSent, Watch, assert_board_is_the_stored_game, assert_whole, htmx_answer, shown_stones, socket_answer)
 from tests.play.helpers import start_game, state, wait_for_my_turn_or_end
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.browser]
 
 
 class HeldPushes:
-    """The game's websocket, with the server's pushes held back while `holding`."""
+    """The game's websocket, with the server's pushes held back while `holding`, except
+    the first one after the page sent a move (the answer to it)."""
 
     def __init__(self, page):
-        self.holding, self.held, self.client = False, [], None
+        self.holding, self.held, self.client, self.answer_due = False, [], None, False
         page.route_web_socket(re.compile(r"/ws/games/"), self.route)
 
     def route(self, client):
         server = client.connect_to_server()
         self.client = client
-        client.on_message(server.send)
+        client.on_message(lambda message: self.from_page(message, server))
         server.on_message(self.from_server)
 
+    def from_page(self, message, server):
+        self.answer_due = True
+        server.send(message)
+
     def from_server(self, message):
-        if self.holding:
+        if self.holding and not self.answer_due:
             self.held.append(message)
         else:
+            self.answer_due = False
             self.client.send(message)
 
     def release(self):
@@ -41,12 +48,13 @@ class HeldPushes:
 
 
 def click_and_read_message(page, square, game):
-    """Click a square, wait for the answer; the page must still be whole and show the stored game."""
-    with htmx_answer(page, "/move/") as answer:
+    """Click a square, wait for the answer on the socket; the page must still be whole
+    and show the stored game."""
+    with socket_answer(page):
         page.locator(f'#game-state [data-square="{square}"]').click()
     assert_whole(page)
     assert_board_is_the_stored_game(page, game)
-    return answer.value.status, page.locator("#game-message").inner_text().strip()
+    return page.locator("#game-message").inner_text().strip()
 
 
 def an_empty_square_that_is_not_legal(page):
@@ -69,35 +77,33 @@ def test_misclicks_against_the_computer_are_answered_in_place_in_both_languages(
     assert markers_shown(page) > 0
 
     square = an_empty_square_that_is_not_legal(page)
-    assert click_and_read_message(page, square, game) == (400, f"{square} is not a legal move.")
+    assert click_and_read_message(page, square, game) == f"{square} is not a legal move."
     occupied = page.locator('#game-state button.cell[data-stone="black"]').first.get_attribute("data-square")
-    assert click_and_read_message(page, occupied, game) == (400, f"{occupied} is not a legal move.")
+    assert click_and_read_message(page, occupied, game) == f"{occupied} is not a legal move."
 
     # A click on a position the page no longer has (as if a push came in between).
     page.evaluate("document.querySelector('#game-state input[name=ply]').value -= 1")
     legal = page.locator("#game-state button.cell.legal").first.get_attribute("data-square")
-    assert click_and_read_message(page, legal, game) == (409, "The game has moved on; here is the current position.")
+    assert click_and_read_message(page, legal, game) == "The game has moved on; here is the current position."
     assert Game.objects.get(pk=game.pk).ply == int(state(page, "ply"))
 
-    # My move; the computer's reply is held back: the computer is to move on this page.
-    # The answer shows the position as it is when the server draws it: a worker quicker
-    # than that (a loaded machine) puts the reply in it, and it is my turn again.
+    # My move; the computer's reply is held back: the computer is to move on this page
+    # (unless it has no move and passes: then it is my turn again). The answer clears
+    # the last refusal.
     pushes.holding = True
     for _ in range(5):
         ply = int(state(page, "ply"))
-        status, message = click_and_read_message(page, legal, game)
-        assert (status, message) == (200, "")
+        assert click_and_read_message(page, legal, game) == ""
         if state(page, "turn") != me:
             break
         legal = page.locator("#game-state button.cell.legal").first.get_attribute("data-square")
     assert state(page, "turn") != me and int(state(page, "ply")) == ply + 1
     assert markers_shown(page) == 0
-    requests = []
-    page.on("request", lambda request: requests.append(request.url) if "/move/" in request.url else None)
+    sent = MovesSent(page)
     for cell in page.locator("#game-state button.cell:not([disabled])").all()[:64:9]:
         cell.click(force=True)  # a person can click it; it is no button now
     page.wait_for_timeout(300)
-    assert requests == []  # out of turn, a square is no button
+    assert sent() == []  # out of turn, a square is no button
     assert_whole(page)
     assert_board_is_the_stored_game(page, game)
 
@@ -107,7 +113,7 @@ def test_misclicks_against_the_computer_are_answered_in_place_in_both_languages(
     assert markers_shown(page) > 0
     ply = int(state(page, "ply"))
     assert click_and_read_message(page, page.locator("#game-state button.cell.legal").first.get_attribute(
-        "data-square"), game)[0] == 200
+        "data-square"), game) == ""
     assert int(state(page, "ply")) > ply
 
     # The same in German.
@@ -116,10 +122,10 @@ def test_misclicks_against_the_computer_are_answered_in_place_in_both_languages(
     page.wait_for_load_state()  # htmx takes over the forms at DOMContentLoaded: before, a post is plain
     wait_for_my_turn_or_end(page)
     square = an_empty_square_that_is_not_legal(page)
-    assert click_and_read_message(page, square, game) == (400, f"{square} ist kein erlaubter Zug.")
+    assert click_and_read_message(page, square, game) == f"{square} ist kein erlaubter Zug."
     page.evaluate("document.querySelector('#game-state input[name=ply]').value -= 1")
     legal = page.locator("#game-state button.cell.legal").first.get_attribute("data-square")
-    assert click_and_read_message(page, legal, game)[1] == "Die Partie ist weitergegangen; hier ist die aktuelle Stellung."
+    assert click_and_read_message(page, legal, game) == "Die Partie ist weitergegangen; hier ist die aktuelle Stellung."
 
     # A double click plays once; the second click is refused in place or never sent.
     mine = Move.objects.filter(game=game, colour=me, made_by="player").count()

@@ -41,9 +41,7 @@ def test_a_page_reconnects_after_the_server_restarts_and_shows_what_happened_mea
     wait_for_my_turn_or_end(page)
     ply = int(state(page, "ply"))
     expect(page.locator("#connection-notice")).to_be_hidden()
-    with page.expect_response(lambda response: response.url.endswith("/move/")) as answer:
-        page.locator("#game-state button.cell.legal").first.click()
-    assert answer.value.status == 200
+    page.locator("#game-state button.cell.legal").first.click()
     ply_shown(page, ply + 1)
 
     site.crash()  # kill -9 of the web server, the page's websocket with it

@@ -1,0 +1,28 @@
+// A square played goes over the game's websocket while it is open: the server then
+// has no HTTP request to handle for it, and the push that follows is the answer (a
+// refusal comes back on this socket alone, with the position as it now is). While
+// the socket is down, and without JavaScript, the form posts the move as before.
+(function () {
+  "use strict";
+  var open = new Map(); // socket element -> htmx's socket, while it is open
+
+  // data-socket says which way a click goes (and lets tests wait for the socket).
+  document.addEventListener("htmx:wsOpen", function (event) {
+    open.set(event.target, event.detail.socketWrapper);
+    event.target.dataset.socket = "open";
+  });
+  document.addEventListener("htmx:wsClose", function (event) {
+    open.delete(event.target);
+    event.target.dataset.socket = "closed";
+  });
+
+  document.addEventListener("click", function (event) {
+    if (event.defaultPrevented) return; // out of turn: board.js stopped it
+    var cell = event.target.closest && event.target.closest("#move-form button.cell");
+    var form = cell && cell.form, holder = form && form.closest("[ws-connect]");
+    var socket = holder && open.get(holder);
+    if (!socket) return; // the form posts it
+    event.preventDefault();
+    socket.send(JSON.stringify({ move: cell.value, ply: form.elements.ply.value }), cell);
+  });
+})();
