@@ -5,6 +5,9 @@
 (function () {
   "use strict";
   var open = new Map(); // socket element -> htmx's socket, while it is open
+  // A second click before the first one's answer (a double click) is not sent: it
+  // could only be refused as stale. The answer, or 3 s without one, ends the wait.
+  var awaiting = null, awaitingUntil = 0;
 
   // data-socket says which way a click goes (and lets tests wait for the socket).
   document.addEventListener("htmx:wsOpen", function (event) {
@@ -14,6 +17,10 @@
   document.addEventListener("htmx:wsClose", function (event) {
     open.delete(event.target);
     event.target.dataset.socket = "closed";
+    if (awaiting === event.target) awaiting = null;
+  });
+  document.addEventListener("htmx:wsAfterMessage", function (event) {
+    if (awaiting === event.target) awaiting = null;
   });
 
   document.addEventListener("click", function (event) {
@@ -23,6 +30,9 @@
     var socket = holder && open.get(holder);
     if (!socket) return; // the form posts it
     event.preventDefault();
+    if (awaiting === holder && Date.now() < awaitingUntil) return;
+    awaiting = holder;
+    awaitingUntil = Date.now() + 3000;
     socket.send(JSON.stringify({ move: cell.value, ply: form.elements.ply.value }), cell);
   });
 })();

@@ -97,10 +97,13 @@ def test_a_guest_in_german_and_a_host_in_english_misclick_at_a_table(live_site, 
     assert click(host, square, game) == f"{square} is not a legal move."
     ply = int(state(host, "ply"))
     legal = host.locator("#game-state button.cell.legal").first.get_attribute("data-square")
+    sent = MovesSent(host)
     host.locator(f'#game-state [data-square="{legal}"]').dblclick()
     wait_for_ply(guest, ply + 1)
     host.wait_for_timeout(500)
     assert Move.objects.filter(game=game, colour="black").count() == 1
+    assert len(sent()) == 1  # the second click came before the answer: not sent
+    expect(host.locator("#game-message")).to_have_text("")
     assert_whole(host)
     assert_board_is_the_stored_game(host, game)
 
