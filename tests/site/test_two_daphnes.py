@@ -74,7 +74,10 @@ def legal_square(html):
     return re.search(r'class="cell[^"]*\blegal\b[^"]*" data-square="(\w+)"', html).group(1)
 
 
-def test_a_move_made_through_one_daphne_reaches_a_player_on_another(live_site, second_daphne):
+@pytest.mark.parametrize("via", ["socket", "http"])
+def test_a_move_made_through_one_daphne_reaches_a_player_on_another(live_site, second_daphne, via):
+    """Sent over the game socket, as the pages do (static/js/moves.js), or posted, as
+    they do while their socket is down."""
     alice, bob = make_user("alice"), make_user("bob")
     table = services.open_table(alice, Variant(board="6x6"), level="easy")  # Alice plays Black
     services.join(table, Viewer(user=bob))
@@ -88,38 +91,19 @@ def test_a_move_made_through_one_daphne_reaches_a_player_on_another(live_site, s
         async with at_first.socket(game) as alices_screen, at_second.socket(game) as bobs_screen:
             shown = await state_at(alices_screen, 0)
             await state_at(bobs_screen, 0)
-            for mover, watcher_screen, ply in ((at_first, bobs_screen, 0), (at_second, alices_screen, 1)):
+            for mover, screen, watcher_screen, ply in ((at_first, alices_screen, bobs_screen, 0),
+                                                       (at_second, bobs_screen, alices_screen, 1)):
                 square = legal_square(shown)
-                status, answer = await asyncio.to_thread(mover.request, f"/tables/{table.code}/move/",
-                                                         {"square": square, "ply": ply})
-                assert status == 200 and ply_of(answer) == ply + 1
+                if via == "socket":
+                    await screen.send(json.dumps({"move": square, "ply": str(ply)}))
+                    answer = await state_at(screen, ply + 1)
+                else:
+                    status, answer = await asyncio.to_thread(mover.request, f"/tables/{table.code}/move/",
+                                                             {"square": square, "ply": ply})
+                    assert status == 200
+                assert ply_of(answer) == ply + 1
                 shown = await state_at(watcher_screen, ply + 1)
                 # The other daphne shows exactly what the mover was answered.
-                assert STATE.search(shown).group(0) == STATE.search(answer).group(0)
-                assert f'data-square="{square}" data-stone="{"black" if ply == 0 else "white"}"' in shown
-
-    asyncio.run(story())
-    game.refresh_from_db()
-    assert game.ply == 2 and game.moves.count() == 2
-
-
-def test_a_move_sent_over_the_socket_to_one_daphne_reaches_a_player_on_another(live_site, second_daphne):
-    """How the pages send moves (static/js/moves.js): over their game socket."""
-    alice, bob = make_user("alice"), make_user("bob")
-    table = services.open_table(alice, Variant(board="6x6"), level="easy")  # Alice plays Black
-    services.join(table, Viewer(user=bob))
-    game = table.game
-    at_first, at_second = Player(alice, live_site), Player(bob, second_daphne)
-
-    async def story():
-        async with at_first.socket(game) as alices_screen, at_second.socket(game) as bobs_screen:
-            shown = await state_at(alices_screen, 0)
-            await state_at(bobs_screen, 0)
-            for screen, watcher_screen, ply in ((alices_screen, bobs_screen, 0), (bobs_screen, alices_screen, 1)):
-                square = legal_square(shown)
-                await screen.send(json.dumps({"move": square, "ply": str(ply)}))
-                answer = await state_at(screen, ply + 1)
-                shown = await state_at(watcher_screen, ply + 1)
                 assert STATE.search(shown).group(0) == STATE.search(answer).group(0)
                 assert f'data-square="{square}" data-stone="{"black" if ply == 0 else "white"}"' in shown
 
