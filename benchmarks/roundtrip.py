@@ -158,7 +158,15 @@ class Screen:
         self.arrived = {}
         self.changed = asyncio.Event()
 
-    async def listen(self, socket):
+    async def listen(self, socket, results):
+        try:
+            await self._listen(socket)
+        except websockets.exceptions.ConnectionClosedError:
+            pass
+        # The server (or a keep-alive time-out) closed it while the table played on.
+        results.closed.append(f"{socket.close_code} {socket.close_reason}".strip())
+
+    async def _listen(self, socket):
         async for message in socket:
             now = time.perf_counter()
             state = parse_state(message)
@@ -181,6 +189,7 @@ class Screen:
 class Results:
     def __init__(self):
         self.round_trips, self.failed, self.lost, self.games, self.reconnects = [], 0, 0, 0, 0
+        self.closed = []  # close codes of sockets that ended while their table played
         self.measuring = False
         self.cpu = {}
 
@@ -214,7 +223,7 @@ async def play_table(site, number, pair, sessions, results, think, stop_at, rng,
             ws_url = urls[colour].replace("http://", "ws://")
             socket = await connect(f"{ws_url}/ws/games/{public_id}/", urls[colour], http[colour].session, results)
             sockets.append(socket)
-            listeners.append(asyncio.create_task(screens[colour].listen(socket)))
+            listeners.append(asyncio.create_task(screens[colour].listen(socket, results)))
             if not http[colour].csrf:
                 status, _html = await http[colour].request("GET", f"/tables/{code}/")
                 assert status == 200 and http[colour].csrf, f"GET table page: {status}"
@@ -333,6 +342,10 @@ def main():
             results, elapsed = asyncio.run(run(site, args))
         finally:
             site.stop()
+        if results.lost or results.failed:  # what the servers said about it
+            log = (Path(scratch) / "site.log").read_text(errors="replace").splitlines()
+            print("\n".join(["site log, warnings and errors (last 60 lines):"] + [
+                line for line in log if any(word in line for word in ("WARNING", "ERROR", "Error", "Traceback"))][-60:]))
     times = results.round_trips
     if not times:
         raise SystemExit("no move measured")
@@ -341,7 +354,8 @@ def main():
           f"DB {site.env['DATABASE_URL'].split(':', 1)[0]}, Redis {site.env['REDIS_URL'].split(':', 1)[0]}, "
           f"{os.cpu_count()} cores, load average before {load_before:.1f}")
     print(f"{len(times)} moves in {elapsed:.0f} s ({len(times) / elapsed:.1f} moves/s), {results.games} games finished, "
-          f"{results.failed} refused, {results.lost} never arrived, {results.reconnects} websocket retries")
+          f"{results.failed} refused, {results.lost} never arrived, {results.reconnects} websocket retries, "
+          f"{len(results.closed)} sockets closed under a table{' (' + ', '.join(results.closed) + ')' if results.closed else ''}")
     print(f"round trip (submit -> opponent's websocket): median {statistics.median(times) * 1000:.1f} ms, "
           f"p95 {percentile(times, 0.95) * 1000:.1f} ms, p99 {percentile(times, 0.99) * 1000:.1f} ms, "
           f"max {max(times) * 1000:.1f} ms")
