@@ -1,8 +1,8 @@
 """The websocket of a game page: pushes every new state, and takes the page's moves.
 
 A move over the socket costs the server no HTTP request, middleware or answer of its
-own (8.8 instead of 11.4 ms of daphne CPU a move: benchmarks/README.md, "Moves over
-the game socket"). The socket is Origin-checked (config/asgi.py), which is what CSRF
+own (8.5-9.1 instead of 11.2-11.6 ms of daphne CPU a move: benchmarks/README.md,
+"Moves over the game socket"). The socket is Origin-checked (config/asgi.py), which is what CSRF
 is for a form; the seat is authorised as for a form post, from the session as it is
 now. Pages without JavaScript, or whose socket is down, post the same move over HTTP.
 """
@@ -16,21 +16,19 @@ from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 from django.contrib.auth import get_user
-from django.template.loader import render_to_string
 from django.utils import translation
-from django.utils.translation import gettext as _
 
 from games import broadcast, services
 from games.access import GUEST_TOKEN_KEY, Viewer, can_watch, watchable_game
 from games.broadcast import drawn_state, render_state
 from games.models import Game
-from games.params import whole_number
+from games.responses import page_ply, state_and_message
 
 SessionStore = import_module(settings.SESSION_ENGINE).SessionStore
 
 
 def parse_move(text):
-    """(square, ply or None) from a page's frame, or None for anything that is no move."""
+    """(square, ply as sent) from a page's frame, or None for anything that is no move."""
     if not text or len(text) > 200:
         return None
     try:
@@ -40,7 +38,7 @@ def parse_move(text):
     if not isinstance(frame, dict) or not isinstance(frame.get("move"), str):
         return None
     ply = frame.get("ply")
-    return frame["move"][:8], whole_number(str(ply) if type(ply) is int else ply)
+    return frame["move"][:8], str(ply) if type(ply) is int else ply
 
 
 def requested_language(scope):
@@ -101,15 +99,12 @@ class GameConsumer(AsyncWebsocketConsumer):
         viewer = self.viewer_now()
         with translation.override(self.language):
             try:
-                if ply is None:
-                    raise services.GameError(_("The move came without the position it was meant for; reload the page."))
-                game = services.play_move(self.game, square, expected_ply=ply, viewer=viewer)
+                game = services.play_move(self.game, square, expected_ply=page_ply(ply), viewer=viewer)
             except services.GameError as error:
                 game = Game.objects.filter(pk=self.game.pk).prefetch_related("seats").first()
                 if game is None or not can_watch(game, viewer):
                     return None
-                return render_state(game) + render_to_string(
-                    "games/includes/message.html", {"error": error, "version": game.version}), game.version, True
+                return state_and_message(game, error), game.version, True
             return render_state(game), game.version, False  # drawn already for the push
 
     def viewer_now(self):

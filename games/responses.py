@@ -1,6 +1,7 @@
 """How a move (at a computer game or at a table) is asked for and answered, the same
-for games/views.py and lobby/views.py: the position it was meant for, then the state
-fragment with the message line (htmx) or a redirect to the game's page (plain forms)."""
+for games/views.py, lobby/views.py and a game socket's moves (games/consumers.py): the
+position it was meant for, then the state fragment with the message line (htmx, the
+socket) or a redirect to the game's page (plain forms)."""
 from django.contrib import messages
 from django.http import HttpResponse
 from django.shortcuts import redirect
@@ -14,10 +15,21 @@ from games.services import GameError
 
 
 def expected_ply(request):
-    ply = whole_number(request.POST.get("ply"))
+    return page_ply(request.POST.get("ply"))
+
+
+def page_ply(value):
+    """The ply of the position the page showed, as it sent it, or GameError."""
+    ply = whole_number(value)
     if ply is None:
         raise GameError(_("The move came without the position it was meant for; reload the page."))
     return ply
+
+
+def state_and_message(game, error=None):
+    """The state fragment and the message line (emptied, or the refusal's reason)."""
+    return render_state(game) + render_to_string("games/includes/message.html",
+                                                 {"error": error, "version": game.version})
 
 
 def move_or_undo(request, game, change, hidden=None):
@@ -43,6 +55,4 @@ def respond(request, game, error=None):
         if error:
             messages.error(request, str(error))
         return redirect(game_url(game))
-    html = render_state(game) + render_to_string("games/includes/message.html",
-                                                 {"error": error, "version": game.version})
-    return HttpResponse(html, status=error.status if error else 200)
+    return HttpResponse(state_and_message(game, error), status=error.status if error else 200)
