@@ -143,17 +143,17 @@ def test_hand_made_evaluation_can_still_be_asked_for():
         choose_move(board, "normal", evaluation="psychic")
 
 
-@pytest.mark.parametrize("board", ["8x8", "6x6", "octagon", "10x10"])
-def test_normal_and_hard_use_the_shipped_weights(board):
+@pytest.mark.parametrize("board, anti", [("8x8", False), ("6x6", False), ("octagon", False),
+                                         ("10x10", False), ("8x8", True)])
+def test_normal_and_hard_use_the_shipped_weights(board, anti):
     geo = get_geometry(board)
-    shipped = learned_evaluator(geo, False)
+    shipped = learned_evaluator(geo, anti)
     assert shipped is not None
-    assert evaluator(tables(geo), False) is shipped
-    assert evaluator(tables(geo), False, "handmade") is not shipped
+    assert evaluator(tables(geo), anti) is shipped
+    assert evaluator(tables(geo), anti, "handmade") is not shipped
 
 
 def test_boards_without_shipped_weights_keep_the_hand_made_evaluation():
-    assert learned_evaluator(get_geometry("8x8"), True) is None  # 8x8 Anti
     assert learned_evaluator(get_geometry("6x6"), True) is None  # 6x6 Anti
     assert learned_evaluator(get_geometry("octagon"), True) is None  # octagon Anti
     assert learned_evaluator(get_geometry("10x10"), True) is None  # 10x10 Anti
