@@ -4,8 +4,8 @@ import pytest
 from playwright.sync_api import expect
 
 from games.models import Move
-from tests.play.helpers import board_snapshot, start_game, state, wait_for_my_turn_or_end
 from tests.pages import GAME_SOCKET, wait_for_game_socket
+from tests.play.helpers import board_snapshot, start_game, state, wait_for_my_turn_or_end
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.browser]
 
