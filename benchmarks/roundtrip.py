@@ -8,9 +8,9 @@ thinks for a random --think time, sends the move with its expected ply over its
 game websocket as the pages do (static/js/moves.js; --via http: POSTs it as htmx
 does while the socket is down, with session cookie and CSRF header over a
 keep-alive connection), and the clock runs until the opponent's websocket
-(/ws/games/<id>/) delivers the state with that move. A finished game is replaced by a new table. With several daphnes, the two
-players of a table use different ones, so every move crosses from one process to
-another through the channel layer. Prints the median, 95th and 99th percentile of
+(/ws/games/<id>/) delivers the state with that move. A finished game is replaced
+by a new table. With several daphnes, the two players of a table use different
+ones, so every move crosses from one process to another through the channel layer. Prints the median, 95th and 99th percentile of
 the round trip, the throughput, daphne's CPU per move, and any lost or failed move.
 
     .venv/bin/python benchmarks/roundtrip.py                       # 50 tables, 60 s, think 1-3 s
@@ -160,15 +160,17 @@ class Screen:
 
     async def listen(self, socket, results):
         try:
-            await self._listen(socket)
+            await self._listen(socket, results)
         except websockets.exceptions.ConnectionClosedError:
             pass
         # The server (or a keep-alive time-out) closed it while the table played on.
         results.closed.append(f"{socket.close_code} {socket.close_reason}".strip())
 
-    async def _listen(self, socket):
+    async def _listen(self, socket, results):
         async for message in socket:
             now = time.perf_counter()
+            if 'class="message error"' in message:  # a move sent over this socket was refused
+                results.failed += 1
             state = parse_state(message)
             if state is None:
                 continue
