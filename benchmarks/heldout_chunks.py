@@ -42,7 +42,7 @@ def main() -> None:
     geo = tables_for(args.board)
     hand = make_evaluator(geo, args.anti)
     path = Path(args.weights) if args.weights else weights_path(args.board, args.anti)
-    learned = evaluator_from(geo.lib, read_weights(path)[0], args.anti)
+    learned = evaluator_from(geo.lib, read_weights(path).stages, args.anti)
     print(f"{len(train)} training, {len(valid)} held-out positions "
           f"({', '.join(f.name for f in valid_files)})")
     print("| empties | positions | learned | hand-made, scaled | predicting 0 |")

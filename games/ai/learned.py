@@ -7,11 +7,13 @@ fitted by ``python -m games.ai.train`` (see there) to the final disc margin.
 
 File format (``<board>[-anti].bin``), little-endian, standard library only:
 
-* header ``struct "<4sHHII"``: magic ``b"RVPW"``, format version (1),
+* header ``struct "<4sHHII8sB"``: magic ``b"RVPW"``, format version (2),
   number of stages, weights per stage (the pattern set's ``features``, then
   the stage's constant and the weight in 1/1000 of the hand-made evaluation,
   0 when it is not used: see ``PatternSet.make_evaluator``), number of
-  playable squares;
+  playable squares, the board's name (ASCII, zero-padded) and 1 for Anti, 0
+  for the normal rules: the file says what it was fitted for, so a file
+  copied under the wrong name is refused instead of misjudging every position;
 * per stage ``struct "<HH"``: its first and last number of empties;
 * the weights: ``zlib``-compressed ``array("h")`` (int16 centi-discs), stage
   after stage, each the full table (mirror-image indices already expanded),
@@ -26,24 +28,33 @@ import zlib
 from array import array
 from functools import lru_cache
 from pathlib import Path
+from typing import NamedTuple
 
 from .patterns import pattern_set
 
 WEIGHTS_DIR = Path(__file__).with_name("weights")
 MAGIC = b"RVPW"
-VERSION = 1
-HEADER = struct.Struct("<4sHHII")
+VERSION = 2
+HEADER = struct.Struct("<4sHHII8sB")
 STAGE = struct.Struct("<HH")
+
+
+class Weights(NamedTuple):
+    board: str
+    anti: bool
+    squares: int  # playable squares
+    stages: list[tuple[int, int, array]]  # (first empties, last empties, array("h"))
 
 
 def weights_path(board: str, anti: bool, directory: Path | None = None) -> Path:
     return (directory or WEIGHTS_DIR) / f"{board}{'-anti' if anti else ''}.bin"
 
 
-def write_weights(path: Path, stages: list[tuple[int, int, array]], squares: int) -> None:
-    """``stages``: (first empties, last empties, array("h") of the stage's weights)."""
+def write_weights(path: Path, weights: Weights) -> None:
+    stages = weights.stages
     per = len(stages[0][2])
-    out = [HEADER.pack(MAGIC, VERSION, len(stages), per, squares)]
+    out = [HEADER.pack(MAGIC, VERSION, len(stages), per, weights.squares,
+                       weights.board.encode("ascii"), 1 if weights.anti else 0)]
     data = array("h")
     for lo, hi, w in stages:
         assert len(w) == per
@@ -56,9 +67,9 @@ def write_weights(path: Path, stages: list[tuple[int, int, array]], squares: int
     path.write_bytes(b"".join(out))
 
 
-def read_weights(path: Path) -> tuple[list[tuple[int, int, array]], int]:
+def read_weights(path: Path) -> Weights:
     raw = path.read_bytes()
-    magic, version, count, per, squares = HEADER.unpack_from(raw)
+    magic, version, count, per, squares, board, anti = HEADER.unpack_from(raw)
     if magic != MAGIC or version != VERSION:
         raise ValueError(f"{path} is not a version {VERSION} weights file")
     pos = HEADER.size
@@ -73,7 +84,7 @@ def read_weights(path: Path) -> tuple[list[tuple[int, int, array]], int]:
     if len(data) != count * per:
         raise ValueError(f"{path}: {len(data)} weights, expected {count * per}")
     stages = [(lo, hi, data[k * per:(k + 1) * per]) for k, (lo, hi) in enumerate(ranges)]
-    return stages, squares
+    return Weights(board.rstrip(b"\0").decode("ascii"), bool(anti), squares, stages)
 
 
 def evaluator_from(lib_geo, stages: list[tuple[int, int, array]], anti: bool = False):
@@ -98,14 +109,15 @@ def evaluator_from(lib_geo, stages: list[tuple[int, int, array]], anti: bool = F
 
 
 @lru_cache(maxsize=16)
-def learned_evaluator(lib_geo, anti: bool):
+def learned_evaluator(lib_geo, anti: bool, directory: Path | None = None):
     """The shipped learned evaluation for this geometry and rule, or None."""
     if pattern_set(lib_geo) is None:
         return None
-    path = weights_path(lib_geo.board, anti)
+    path = weights_path(lib_geo.board, anti, directory)
     if not path.exists():
         return None
-    stages, squares = read_weights(path)
-    if squares != lib_geo.playable_count:
-        return None
-    return evaluator_from(lib_geo, stages, anti)
+    weights = read_weights(path)
+    if (weights.board, weights.anti, weights.squares) != (lib_geo.board, anti, lib_geo.playable_count):
+        raise ValueError(f"{path} holds weights for {weights.board}{' Anti' if weights.anti else ''} "
+                         f"({weights.squares} squares)")
+    return evaluator_from(lib_geo, weights.stages, anti)

@@ -288,7 +288,7 @@ def cmd_fit(args) -> None:
         sys.exit('the fit needs numpy and scipy: pip install -e ".[train]"')
     from array import array
 
-    from .learned import write_weights
+    from .learned import Weights, write_weights
     from .patterns import pattern_set
 
     geo = tables_for(args.board)
@@ -366,7 +366,7 @@ def cmd_fit(args) -> None:
         full = full.astype(np.int16)
         stages.append((lo, hi, array("h", full.tobytes())))
     path = Path(args.out) if args.out else weights_path(args.board, args.anti)
-    write_weights(path, stages, squares)
+    write_weights(path, Weights(args.board, args.anti, squares, stages))
     print(f"wrote {path} ({path.stat().st_size} bytes)")
 
 
@@ -379,7 +379,7 @@ def cmd_report(args) -> None:
     if not test:
         sys.exit(f"no test set in {d}; run the testset step first")
     path = Path(args.out) if args.out else weights_path(args.board, args.anti)
-    learned = evaluator_from(geo.lib, read_weights(path)[0], args.anti) if path.exists() else None
+    learned = evaluator_from(geo.lib, read_weights(path).stages, args.anti) if path.exists() else None
     hand = make_evaluator(geo, args.anti)
     # scale the hand-made evaluation to discs: least squares per number of empties
     train = read_positions(sorted(d.glob("selfplay-*.txt"))[:40])

@@ -10,7 +10,8 @@ from games import Board
 from games.ai import choose_move
 from games.ai.bitboard import tables
 from games.ai.evaluation import make_evaluator
-from games.ai.learned import evaluator_from, learned_evaluator, read_weights, weights_path, write_weights
+from games.ai.learned import (Weights, evaluator_from, learned_evaluator, read_weights, weights_path,
+                               write_weights)
 from games.ai.levels import evaluator
 from games.ai.patterns import pattern_set
 from games.rules.geometry import get_geometry
@@ -87,9 +88,10 @@ def test_weights_file_round_trip(tmp_path):
     ps = pattern_set(geo)
     stages = symmetric_weights(ps, random.Random(3), [(0, 17), (18, 36)])
     path = tmp_path / "6x6.bin"
-    write_weights(path, stages, geo.playable_count)
-    back, squares = read_weights(path)
-    assert squares == 36
+    write_weights(path, Weights("6x6", False, geo.playable_count, stages))
+    weights = read_weights(path)
+    assert (weights.board, weights.anti, weights.squares) == ("6x6", False, 36)
+    back = weights.stages
     assert [(lo, hi, list(w)) for lo, hi, w in back] == [(lo, hi, list(w)) for lo, hi, w in stages]
     # the stage is picked by the number of empties
     P, O = random_position(geo, random.Random(4))
@@ -117,8 +119,8 @@ def test_a_file_of_the_hand_made_term_alone_evaluates_as_the_hand_made_evaluatio
     w[ps.features + 1] = 1000
     path = weights_path("8x8", anti, tmp_path)
     assert path.name == ("8x8-anti.bin" if anti else "8x8.bin")
-    write_weights(path, [(0, 64, w)], geo.playable_count)
-    evaluate = evaluator_from(geo, read_weights(path)[0], anti)
+    write_weights(path, Weights("8x8", anti, geo.playable_count, [(0, 64, w)]))
+    evaluate = evaluator_from(geo, read_weights(path).stages, anti)
     hand = make_evaluator(tables(geo), anti)
     for plies in (4, 20, 40):
         b = random_board(make_variant("8x8", anti=anti), plies, seed=plies)
@@ -151,6 +153,20 @@ def test_normal_and_hard_use_the_shipped_weights(board, anti):
     assert shipped is not None
     assert evaluator(tables(geo), anti) is shipped
     assert evaluator(tables(geo), anti, "handmade") is not shipped
+
+
+def test_a_weights_file_under_another_boards_or_rules_name_is_refused(tmp_path):
+    """The file says which board and rules it was fitted for: Anti weights
+    copied to ``8x8.bin`` would judge every normal position backwards."""
+    geo = get_geometry("8x8")
+    anti = read_weights(weights_path("8x8", True))
+    write_weights(weights_path("8x8", False, tmp_path), anti)
+    with pytest.raises(ValueError, match="8x8 Anti"):
+        learned_evaluator(geo, False, tmp_path)
+    assert learned_evaluator(geo, True, tmp_path) is None  # no 8x8-anti.bin there
+    write_weights(weights_path("8x8", True, tmp_path / "right"), anti)
+    evaluate = learned_evaluator(geo, True, tmp_path / "right")
+    assert isinstance(evaluate(*random_position(geo, random.Random(5))), int)
 
 
 def test_boards_without_shipped_weights_keep_the_hand_made_evaluation():

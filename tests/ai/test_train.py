@@ -49,8 +49,10 @@ def test_fit_writes_weights_that_load_without_numpy(tmp_path):
     main(["selfplay", "--games", "8"] + common)
     out = tmp_path / "6x6.bin"
     main(["fit", "--stage-width", "12", "--out", str(out)] + common)
-    stages, squares = read_weights(out)
-    assert squares == 36 and [(lo, hi) for lo, hi, _ in stages] == [(0, 11), (12, 23), (24, 35), (36, 36)]
+    weights = read_weights(out)
+    stages = weights.stages
+    assert (weights.board, weights.anti, weights.squares) == ("6x6", False, 36)
+    assert [(lo, hi) for lo, hi, _ in stages] == [(0, 11), (12, 23), (24, 35), (36, 36)]
     evaluate = evaluator_from(get_geometry("6x6"), stages)
     rows = read_positions([tmp_path / "6x6" / "selfplay-00000.txt"])
     # fitted to the margins: the training positions are mostly on the right side
@@ -59,7 +61,7 @@ def test_fit_writes_weights_that_load_without_numpy(tmp_path):
     # fitted from the end towards the opening, with search labels and the hand-made term
     boot = tmp_path / "6x6-boot.bin"
     main(["fit", "--stage-width", "12", "--bootstrap", "2", "--hand", "--out", str(boot)] + common)
-    stages, _ = read_weights(boot)
+    stages = read_weights(boot).stages
     ps_features = len(stages[0][2]) - 2
     assert any(w[ps_features + 1] for _, _, w in stages)
     evaluate = evaluator_from(get_geometry("6x6"), stages)
