@@ -146,7 +146,7 @@ def test_hand_made_evaluation_can_still_be_asked_for():
 
 
 @pytest.mark.parametrize("board, anti", [("8x8", False), ("6x6", False), ("octagon", False),
-                                         ("10x10", False), ("8x8", True)])
+                                         ("10x10", False), ("8x8", True), ("6x6", True)])
 def test_normal_and_hard_use_the_shipped_weights(board, anti):
     geo = get_geometry(board)
     shipped = learned_evaluator(geo, anti)
@@ -170,7 +170,6 @@ def test_a_weights_file_under_another_boards_or_rules_name_is_refused(tmp_path):
 
 
 def test_boards_without_shipped_weights_keep_the_hand_made_evaluation():
-    assert learned_evaluator(get_geometry("6x6"), True) is None  # 6x6 Anti
     assert learned_evaluator(get_geometry("octagon"), True) is None  # octagon Anti
     assert learned_evaluator(get_geometry("10x10"), True) is None  # 10x10 Anti
 
