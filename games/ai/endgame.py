@@ -98,6 +98,7 @@ class EndgameSolver:
         tt = self.tt
         solver = self
         monotonic = clock.now
+        top = playable.bit_count()
 
         # static priority used in shallow ordering (corners first, X last)
         prio = [1] * geo.size
@@ -255,6 +256,12 @@ class EndgameSolver:
 
         def root(P, O, alpha, beta):
             n = (playable & ~(P | O)).bit_count()
+            # no score lies outside +-(squares): a window clamped to that range
+            # stops at once on a wipe-out instead of trying to beat it
+            if alpha < -top < beta:
+                alpha = -top
+            if alpha < top < beta:
+                beta = top
             mv = moves(P, O)
             if not mv:
                 if not moves(O, P):
