@@ -88,7 +88,7 @@ class EndgameSolver:
     def _build(self) -> None:
         geo = self.geo
         moves = geo.moves
-        flips = geo.flips
+        flips_at = geo.flips_at  # flips_at[sq](own, opp) == flips(1 << sq, own, opp)
         NB = geo.neighbours
         corners = geo.corners
         x_squares = geo.x_squares
@@ -121,15 +121,15 @@ class EndgameSolver:
             return 0
 
         def last1(P, O, sq):
-            # one empty square (bit, neighbours); P to move.  Value for P.
-            b, nb = sq
+            # one empty square (bit, neighbours, flips); P to move.  Value for P.
+            b, nb, flips = sq
             stones = (P | O).bit_count()
             d = 2 * P.bit_count() - stones
-            f = flips(b, P, O) if nb & O else 0
+            f = flips(P, O) if nb & O else 0
             if f:
                 d += 2 * f.bit_count() + 1
                 return -d if anti else d
-            f = flips(b, O, P) if nb & P else 0
+            f = flips(O, P) if nb & P else 0
             if f:
                 d -= 2 * f.bit_count() + 1
                 return -d if anti else d
@@ -142,16 +142,16 @@ class EndgameSolver:
             return 0
 
         def shallow(P, O, alpha, beta, empties, passed):
-            # empties: tuple of (bit, neighbour mask), parity/priority ordered
+            # empties: tuple of (bit, neighbour mask, flips), parity/priority ordered
             n = len(empties)
             if n == 1:
                 return last1(P, O, empties[0])
             solver.nodes += 1
             best = -INF
             i = 0
-            for b, nb in empties:
+            for b, nb, flips in empties:
                 if nb & O:
-                    f = flips(b, P, O)
+                    f = flips(P, O)
                     if f:
                         rest = empties[:i] + empties[i + 1:]
                         v = -shallow(O ^ f, P | f | b, -beta, -alpha, rest, False)
@@ -179,7 +179,7 @@ class EndgameSolver:
             for s in sqs:
                 odd ^= 1 << region_of[s]
             sqs.sort(key=lambda s: (0 if odd >> region_of[s] & 1 else 4) + prio[s])
-            return tuple([(1 << s, NB[s]) for s in sqs])
+            return tuple([(1 << s, NB[s], flips_at[s]) for s in sqs])
 
         def search(P, O, alpha, beta, n, passed):
             if n <= SHALLOW:
@@ -218,7 +218,7 @@ class EndgameSolver:
                 b = mv & -mv
                 mv ^= b
                 sq = b.bit_length() - 1
-                f = flips(b, P, O)
+                f = flips_at[sq](P, O)
                 nP = P | f | b
                 nO = O ^ f
                 if sq == tt_move:
@@ -275,7 +275,7 @@ class EndgameSolver:
                 b = mv & -mv
                 mv ^= b
                 sq = b.bit_length() - 1
-                f = flips(b, P, O)
+                f = flips_at[sq](P, O)
                 nP = P | f | b
                 nO = O ^ f
                 om = moves(nO, nP)

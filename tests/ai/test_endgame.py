@@ -125,3 +125,23 @@ def test_analyse_is_exact_in_small_endgames():
             b = board.copy()
             b.push(m)
             assert result[m] == -minimax(b)
+
+
+@pytest.mark.parametrize("case", CASES, ids=lambda c: "-".join(f"{k}={v}" for k, v in c.items()))
+def test_flips_at_matches_the_rules(case):
+    import random
+
+    variant = make_variant(**case)
+    geo = tables(variant.geometry)
+    rng = random.Random(7)
+    for _ in range(300):
+        P = O = 0
+        for i in geo.squares:
+            x = rng.random()
+            if x < 0.4:
+                P |= 1 << i
+            elif x < 0.8:
+                O |= 1 << i
+        for i in geo.squares:
+            if not (P | O) >> i & 1:
+                assert geo.flips_at[i](P, O) == geo.flips(1 << i, P, O)
