@@ -206,6 +206,16 @@ class EndgameSolver:
                     beta = hi
                 if alpha >= beta:
                     return alpha
+            if not anti:
+                # stability cutoff, corners only: a corner is never flipped,
+                # so each the opponent holds costs the mover two discs of the
+                # best possible score (and each of the mover's the opponent)
+                ub = top - 2 * (O & corners).bit_count()
+                if ub <= alpha:
+                    return ub
+                lb = 2 * (P & corners).bit_count() - top
+                if lb >= beta:
+                    return lb
             mv = moves(P, O)
             if not mv:
                 if passed or not moves(O, P):
