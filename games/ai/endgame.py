@@ -58,6 +58,7 @@ class EndgameSolver:
         self.nodes = 0
         self.next_check = 0
         self.tt: dict = {}
+        self.proven: tuple[int, int | None] = (-INF, None)
         self._build()
 
     # ------------------------------------------------------------------ API
@@ -67,6 +68,38 @@ class EndgameSolver:
         ``None`` as move means the mover must pass (or the game is over).
         """
         return self._root(P, O, alpha, beta)
+
+    def solve_exact(self, P: int, O: int, guess: int = 0, lo: int = -INF, hi: int = INF,
+                    move: int | None = None) -> tuple[int, int | None]:
+        """Exact value and a best move, like ``solve``, by null-window probes
+        only (MTD(f)): each asks whether the value is at least ``t``, from
+        ``t = guess`` on, and moves the bounds; the table carries the work
+        from one probe to the next.  Fewer nodes than a full window when the
+        guess is near.  ``lo``/``hi`` are bounds already proven (``move`` a
+        move reaching ``lo``), e.g. by a win/draw/loss solve.  On a timeout,
+        ``self.proven`` is the best (lower bound, move) proven so far."""
+        top = self.top
+        if lo < -top:
+            lo = -top
+        if hi > top:
+            hi = top
+        fallback = move
+        self.proven = (lo, move)
+        while lo < hi:
+            t = guess
+            if t <= lo:
+                t = lo + 1
+            elif t > hi:
+                t = hi
+            v, sq = self._root(P, O, t - 1, t)
+            if v >= t:
+                lo, move, guess = v, sq, v + 1
+                self.proven = (lo, move)
+            else:
+                hi, guess = v, v
+                if fallback is None:
+                    fallback = sq
+        return lo, (move if move is not None else fallback)
 
     def solve_moves(self, P: int, O: int) -> list[tuple[int, int]]:
         """Exact value of every legal move, best first (slower than ``solve``)."""
@@ -98,7 +131,7 @@ class EndgameSolver:
         tt = self.tt
         solver = self
         monotonic = clock.now
-        top = playable.bit_count()
+        top = self.top = playable.bit_count()
 
         # static priority used in shallow ordering (corners first, X last)
         prio = [1] * geo.size

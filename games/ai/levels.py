@@ -28,10 +28,10 @@ from functools import lru_cache
 
 from . import clock
 from .bitboard import Tables
-from .endgame import EndgameSolver, Timeout
+from .endgame import INF, EndgameSolver, Timeout
 from .evaluation import make_evaluator
 from .learned import learned_evaluator
-from .search import WIN, Searcher
+from .search import WIN, Searcher, to_stones
 
 LEVELS = ("easy", "normal", "hard")
 HARD_DEFAULT_TIME = 2.0
@@ -146,12 +146,21 @@ def choose_hard(geo: Tables, P: int, O: int, anti: bool, rng: random.Random,
             wld, wld_sq = solver.solve(P, O, -1, 1)
         except Timeout:
             return best
+        if wld >= 1:
+            lo, hi, sq = wld, INF, wld_sq
+        elif wld <= -1:
+            lo, hi, sq = -INF, wld, None
+        else:
+            return wld_sq if wld_sq is not None else best
         try:
-            # ... then the exact score with what is left, reusing the table
-            return solver.solve(P, O)[1]
+            # ... then the exact score with what is left by null-window probes
+            # from the heuristic value on, reusing the table
+            return solver.solve_exact(P, O, round(to_stones(value)), lo, hi, sq)[1]
         except Timeout:
-            # a proven win or draw is kept; a proven loss fights on heuristically
-            return wld_sq if wld >= 0 and wld_sq is not None else best
+            # a proven win or draw is kept (the best proven so far); a proven
+            # loss fights on heuristically
+            proven, proven_sq = solver.proven
+            return proven_sq if proven >= 0 and proven_sq is not None else best
     value, best, _ = searcher.iterate(P, O, deadline=deadline, max_depth=n)
     return best if best >= 0 else moves[0]
 

@@ -145,3 +145,29 @@ def test_flips_at_matches_the_rules(case):
         for i in geo.squares:
             if not (P | O) >> i & 1:
                 assert geo.flips_at[i](P, O) == geo.flips(1 << i, P, O)
+
+
+@pytest.mark.parametrize("case", CASES[:4], ids=lambda c: "-".join(f"{k}={v}" for k, v in c.items()))
+def test_solve_exact_from_any_guess(case):
+    # null-window probes reach the exact value and a move that keeps it,
+    # whatever the guess and with bounds from a win/draw/loss solve
+    variant = make_variant(**case)
+    geo = tables(variant.geometry)
+    for seed in range(4):
+        board = endgame_board(variant, 9, seed)
+        if board.is_game_over():
+            continue
+        t = board.turn_index
+        P, O = board.bits[t], board.bits[1 - t]
+        exact = EndgameSolver(geo, anti=variant.anti).solve(P, O)[0]
+        for guess in (-40, exact - 3, exact, exact + 1, 40):
+            s = EndgameSolver(geo, anti=variant.anti)
+            value, sq = s.solve_exact(P, O, guess)
+            assert value == exact
+            wld, wsq = s.solve(P, O, -1, 1)
+            if wld > 0:
+                assert s.solve_exact(P, O, guess, wld, 10_000, wsq)[0] == exact
+            if sq is not None:
+                b = 1 << sq
+                f = geo.flips(b, P, O)
+                assert -EndgameSolver(geo, anti=variant.anti).solve(O ^ f, P | f | b)[0] == exact
