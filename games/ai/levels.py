@@ -14,9 +14,10 @@
 * **Hard**: iterative deepening PVS with a transposition table under the time
   budget (2 s by default).  From 12 empties (10 on larger boards) it solves
   exactly at once.  Up to 16 empties (2 s budget; 15 from 0.4 s; 2 fewer on
-  larger boards) it runs a short heuristic search for a fallback move, then
-  the solver: win/draw/loss first, then the exact score with the rest of the
-  budget; a proven win or draw is never given away.
+  larger boards) it runs a short heuristic search for a fallback move (15% of
+  the budget, 5% on 6x6), then the solver: win/draw/loss first, then the
+  exact score with the rest of the budget, by null-window probes from the
+  heuristic value; a proven win or draw is never given away.
 
 Every function here takes and returns square *indices* of the geometry.
 """
@@ -38,6 +39,10 @@ HARD_DEFAULT_TIME = 2.0
 # share of the budget the move may take; the rest is margin for building the
 # position, interpreter hiccups and a loaded machine
 BUDGET_SHARE = 0.87
+# Hard from 13 to 16 empties: share of the budget for the heuristic search
+# before the solver (boards of at most 36 squares: 6x6)
+PRESEARCH_SHARE = 0.15
+PRESEARCH_SHARE_SMALL = 0.05
 # Easy: search depth and the standard deviation of the noise (centi-discs)
 EASY_DEPTH = 2
 EASY_NOISE = 500
@@ -136,8 +141,11 @@ def choose_hard(geo: Tables, P: int, O: int, anti: bool, rng: random.Random,
         if sq is not None:
             return sq
     elif n <= solve_to:
-        # a short heuristic search first, as the fallback move
-        value, best, _ = searcher.iterate(P, O, deadline=start + budget * 0.15, max_depth=n)
+        # a short heuristic search first, as the fallback move and the guess
+        # the exact score is searched from (shorter on 6x6, where the solve
+        # needs nearly all of the budget at 16 empties)
+        share = PRESEARCH_SHARE if len(geo.squares) > 36 else PRESEARCH_SHARE_SMALL
+        value, best, _ = searcher.iterate(P, O, deadline=start + budget * share, max_depth=n)
         if abs(value) >= WIN:
             return best
         solver = EndgameSolver(geo, anti=anti, deadline=deadline)
