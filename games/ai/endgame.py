@@ -73,10 +73,11 @@ class EndgameSolver:
                     move: int | None = None) -> tuple[int, int | None]:
         """Exact value and a best move, like ``solve``, by null-window probes
         only (MTD(f)): each asks whether the value is at least ``t``, from
-        ``t = guess`` on, and moves the bounds; the table carries the work
-        from one probe to the next.  Fewer nodes than a full window when the
-        guess is near.  ``lo``/``hi`` are bounds already proven (``move`` a
-        move reaching ``lo``), e.g. by a win/draw/loss solve.  On a timeout,
+        ``t = guess`` on, and moves the bounds (galloping upwards after
+        repeated fail-highs); the table carries the work from one probe to
+        the next.  Fewer nodes than a full window when the guess is near.
+        ``lo``/``hi`` are bounds already proven (``move`` a move reaching
+        ``lo``), e.g. by a win/draw/loss solve.  On a timeout,
         ``self.proven`` is the best (lower bound, move) proven so far."""
         top = self.top
         if lo < -top:
@@ -85,6 +86,7 @@ class EndgameSolver:
             hi = top
         fallback = move
         self.proven = (lo, move)
+        step = 1
         while lo < hi:
             t = guess
             if t <= lo:
@@ -93,10 +95,17 @@ class EndgameSolver:
                 t = hi
             v, sq = self._root(P, O, t - 1, t)
             if v >= t:
-                lo, move, guess = v, sq, v + 1
+                lo, move = v, sq
                 self.proven = (lo, move)
+                # after each further fail-high the next question jumps twice
+                # as far (a bad guess costs few probes) ...
+                guess = v + step
+                step *= 2
             else:
-                hi, guess = v, v
+                # ... and a fail-low after a jump asks half-way back
+                hi = v
+                guess = v if step == 1 else (lo + v + 1) // 2
+                step = 1
                 if fallback is None:
                     fallback = sq
         return lo, (move if move is not None else fallback)

@@ -171,3 +171,22 @@ def test_solve_exact_from_any_guess(case):
                 b = 1 << sq
                 f = geo.flips(b, P, O)
                 assert -EndgameSolver(geo, anti=variant.anti).solve(O ^ f, P | f | b)[0] == exact
+
+
+def test_6x6_wipe_outs_at_16_empties_within_a_node_budget():
+    # two held-out 6x6 positions at 16 empties worth +36 (a wipe-out): the
+    # first took 178k nodes (the window went past +36); the second 658k after
+    # win/draw/loss (full window, no stability cutoff), 314k by null-window
+    # probes from a guess of 0 stepping up 2 at a time; now 46 and 90k
+    geo = tables(get_geometry("6x6"))
+    P, O = 0xC1C0B3, 0x30A1F08
+    assert EndgameSolver(geo, max_nodes=20_000).solve(P, O)[0] == 36
+    P, O = 0x1E001000000, 0x1E48F8E08
+    s = EndgameSolver(geo, max_nodes=150_000)
+    wld, sq = s.solve(P, O, -1, 1)
+    assert wld > 0
+    value, sq = s.solve_exact(P, O, 0, wld, 10_000, sq)
+    assert value == 36
+    b = 1 << sq
+    f = geo.flips(b, P, O)
+    assert EndgameSolver(geo).solve(O ^ f, P | f | b)[0] == -36
