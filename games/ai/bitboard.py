@@ -17,7 +17,7 @@ cached per geometry (module level), so a worker process builds them once.
 
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import cached_property, lru_cache
 
 DIRECTIONS = ((-1, -1), (-1, 0), (-1, 1), (0, -1), (0, 1), (1, -1), (1, 0), (1, 1))
 
@@ -112,6 +112,46 @@ class Tables:
             for i in self.squares:
                 if m >> i & 1:
                     self.region_of[i] = k
+
+
+    @cached_property
+    def flips_at(self) -> list:
+        """Per square ``i``, a function ``(own, opp) -> mask``: the same value as
+        ``flips(1 << i, own, opp)``, about twice as fast (the rays through the
+        square are unrolled into nested tests on constant masks; the endgame
+        solver calls it millions of times).  ``None`` for removed squares."""
+        s = self.stride
+        src = []
+        for i in self.squares:
+            r0, c0 = divmod(i, s)
+            src.append(f"def f{i}(P, O):")
+            src.append("    f = 0")
+            for dr, dc in DIRECTIONS:
+                ray = []
+                r, c = r0 + dr, c0 + dc
+                while self._ok(r, c):
+                    ray.append(1 << (r * s + c))
+                    r += dr
+                    c += dc
+                if len(ray) < 2:
+                    continue
+                # if O & ray[0]: if P & ray[1]: f |= ray[0] elif O & ray[1]: ...
+                src.append(f"    if O & {ray[0]}:")
+                ind, run = "        ", ray[0]
+                for j in range(1, len(ray)):
+                    src.append(f"{ind}if P & {ray[j]}:")
+                    src.append(f"{ind}    f |= {run}")
+                    if j < len(ray) - 1:
+                        src.append(f"{ind}elif O & {ray[j]}:")
+                        ind += "    "
+                        run |= ray[j]
+            src.append("    return f")
+        namespace: dict = {}
+        exec(compile("\n".join(src), f"<flips_at {self.width}x{self.height}>", "exec"), namespace)
+        out = [None] * self.size
+        for i in self.squares:
+            out[i] = namespace[f"f{i}"]
+        return out
 
 
 @lru_cache(maxsize=256)

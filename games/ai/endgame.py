@@ -58,6 +58,7 @@ class EndgameSolver:
         self.nodes = 0
         self.next_check = 0
         self.tt: dict = {}
+        self.proven: tuple[int, int | None] = (-INF, None)
         self._build()
 
     # ------------------------------------------------------------------ API
@@ -67,6 +68,47 @@ class EndgameSolver:
         ``None`` as move means the mover must pass (or the game is over).
         """
         return self._root(P, O, alpha, beta)
+
+    def solve_exact(self, P: int, O: int, guess: int = 0, lo: int = -INF, hi: int = INF,
+                    move: int | None = None) -> tuple[int, int | None]:
+        """Exact value and a best move, like ``solve``, by null-window probes
+        only (MTD(f)): each asks whether the value is at least ``t``, from
+        ``t = guess`` on, and moves the bounds (galloping upwards after
+        repeated fail-highs); the table carries the work from one probe to
+        the next.  Fewer nodes than a full window when the guess is near.
+        ``lo``/``hi`` are bounds already proven (``move`` a move reaching
+        ``lo``), e.g. by a win/draw/loss solve.  On a timeout,
+        ``self.proven`` is the best (lower bound, move) proven so far."""
+        top = self.top
+        if lo < -top:
+            lo = -top
+        if hi > top:
+            hi = top
+        fallback = move
+        self.proven = (lo, move)
+        step = 1
+        while lo < hi:
+            t = guess
+            if t <= lo:
+                t = lo + 1
+            elif t > hi:
+                t = hi
+            v, sq = self._root(P, O, t - 1, t)
+            if v >= t:
+                lo, move = v, sq
+                self.proven = (lo, move)
+                # after each further fail-high the next question jumps twice
+                # as far (a bad guess costs few probes) ...
+                guess = v + step
+                step *= 2
+            else:
+                # ... and a fail-low after a jump asks half-way back
+                hi = v
+                guess = v if step == 1 else (lo + v + 1) // 2
+                step = 1
+                if fallback is None:
+                    fallback = sq
+        return lo, (move if move is not None else fallback)
 
     def solve_moves(self, P: int, O: int) -> list[tuple[int, int]]:
         """Exact value of every legal move, best first (slower than ``solve``)."""
@@ -88,7 +130,7 @@ class EndgameSolver:
     def _build(self) -> None:
         geo = self.geo
         moves = geo.moves
-        flips = geo.flips
+        flips_at = geo.flips_at  # flips_at[sq](own, opp) == flips(1 << sq, own, opp)
         NB = geo.neighbours
         corners = geo.corners
         x_squares = geo.x_squares
@@ -98,6 +140,7 @@ class EndgameSolver:
         tt = self.tt
         solver = self
         monotonic = clock.now
+        top = self.top = playable.bit_count()
 
         # static priority used in shallow ordering (corners first, X last)
         prio = [1] * geo.size
@@ -120,15 +163,15 @@ class EndgameSolver:
             return 0
 
         def last1(P, O, sq):
-            # one empty square (bit, neighbours); P to move.  Value for P.
-            b, nb = sq
+            # one empty square (bit, neighbours, flips); P to move.  Value for P.
+            b, nb, flips = sq
             stones = (P | O).bit_count()
             d = 2 * P.bit_count() - stones
-            f = flips(b, P, O) if nb & O else 0
+            f = flips(P, O) if nb & O else 0
             if f:
                 d += 2 * f.bit_count() + 1
                 return -d if anti else d
-            f = flips(b, O, P) if nb & P else 0
+            f = flips(O, P) if nb & P else 0
             if f:
                 d -= 2 * f.bit_count() + 1
                 return -d if anti else d
@@ -141,16 +184,16 @@ class EndgameSolver:
             return 0
 
         def shallow(P, O, alpha, beta, empties, passed):
-            # empties: tuple of (bit, neighbour mask), parity/priority ordered
+            # empties: tuple of (bit, neighbour mask, flips), parity/priority ordered
             n = len(empties)
             if n == 1:
                 return last1(P, O, empties[0])
             solver.nodes += 1
             best = -INF
             i = 0
-            for b, nb in empties:
+            for b, nb, flips in empties:
                 if nb & O:
-                    f = flips(b, P, O)
+                    f = flips(P, O)
                     if f:
                         rest = empties[:i] + empties[i + 1:]
                         v = -shallow(O ^ f, P | f | b, -beta, -alpha, rest, False)
@@ -178,7 +221,7 @@ class EndgameSolver:
             for s in sqs:
                 odd ^= 1 << region_of[s]
             sqs.sort(key=lambda s: (0 if odd >> region_of[s] & 1 else 4) + prio[s])
-            return tuple([(1 << s, NB[s]) for s in sqs])
+            return tuple([(1 << s, NB[s], flips_at[s]) for s in sqs])
 
         def search(P, O, alpha, beta, n, passed):
             if n <= SHALLOW:
@@ -205,6 +248,16 @@ class EndgameSolver:
                     beta = hi
                 if alpha >= beta:
                     return alpha
+            if not anti:
+                # stability cutoff, corners only: a corner is never flipped,
+                # so each the opponent holds costs the mover two discs of the
+                # best possible score (and each of the mover's the opponent)
+                ub = top - 2 * (O & corners).bit_count()
+                if ub <= alpha:
+                    return ub
+                lb = 2 * (P & corners).bit_count() - top
+                if lb >= beta:
+                    return lb
             mv = moves(P, O)
             if not mv:
                 if passed or not moves(O, P):
@@ -217,7 +270,7 @@ class EndgameSolver:
                 b = mv & -mv
                 mv ^= b
                 sq = b.bit_length() - 1
-                f = flips(b, P, O)
+                f = flips_at[sq](P, O)
                 nP = P | f | b
                 nO = O ^ f
                 if sq == tt_move:
@@ -255,6 +308,12 @@ class EndgameSolver:
 
         def root(P, O, alpha, beta):
             n = (playable & ~(P | O)).bit_count()
+            # no score lies outside +-(squares): a window clamped to that range
+            # stops at once on a wipe-out instead of trying to beat it
+            if alpha < -top < beta:
+                alpha = -top
+            if alpha < top < beta:
+                beta = top
             mv = moves(P, O)
             if not mv:
                 if not moves(O, P):
@@ -268,7 +327,7 @@ class EndgameSolver:
                 b = mv & -mv
                 mv ^= b
                 sq = b.bit_length() - 1
-                f = flips(b, P, O)
+                f = flips_at[sq](P, O)
                 nP = P | f | b
                 nO = O ^ f
                 om = moves(nO, nP)

@@ -14,9 +14,10 @@
 * **Hard**: iterative deepening PVS with a transposition table under the time
   budget (2 s by default).  From 12 empties (10 on larger boards) it solves
   exactly at once.  Up to 16 empties (2 s budget; 15 from 0.4 s; 2 fewer on
-  larger boards) it runs a short heuristic search for a fallback move, then
-  the solver: win/draw/loss first, then the exact score with the rest of the
-  budget; a proven win or draw is never given away.
+  larger boards) it runs a short heuristic search for a fallback move (15% of
+  the budget, 5% on 6x6), then the solver: win/draw/loss first, then the
+  exact score with the rest of the budget, by null-window probes from the
+  heuristic value; a proven win or draw is never given away.
 
 Every function here takes and returns square *indices* of the geometry.
 """
@@ -28,16 +29,20 @@ from functools import lru_cache
 
 from . import clock
 from .bitboard import Tables
-from .endgame import EndgameSolver, Timeout
+from .endgame import INF, EndgameSolver, Timeout
 from .evaluation import make_evaluator
 from .learned import learned_evaluator
-from .search import WIN, Searcher
+from .search import WIN, Searcher, to_stones
 
 LEVELS = ("easy", "normal", "hard")
 HARD_DEFAULT_TIME = 2.0
 # share of the budget the move may take; the rest is margin for building the
 # position, interpreter hiccups and a loaded machine
 BUDGET_SHARE = 0.87
+# Hard from 13 to 16 empties: share of the budget for the heuristic search
+# before the solver (boards of at most 36 squares: 6x6)
+PRESEARCH_SHARE = 0.15
+PRESEARCH_SHARE_SMALL = 0.05
 # Easy: search depth and the standard deviation of the noise (centi-discs)
 EASY_DEPTH = 2
 EASY_NOISE = 500
@@ -136,8 +141,11 @@ def choose_hard(geo: Tables, P: int, O: int, anti: bool, rng: random.Random,
         if sq is not None:
             return sq
     elif n <= solve_to:
-        # a short heuristic search first, as the fallback move
-        value, best, _ = searcher.iterate(P, O, deadline=start + budget * 0.15, max_depth=n)
+        # a short heuristic search first, as the fallback move and the guess
+        # the exact score is searched from (shorter on 6x6, where the solve
+        # needs nearly all of the budget at 16 empties)
+        share = PRESEARCH_SHARE if len(geo.squares) > 36 else PRESEARCH_SHARE_SMALL
+        value, best, _ = searcher.iterate(P, O, deadline=start + budget * share, max_depth=n)
         if abs(value) >= WIN:
             return best
         solver = EndgameSolver(geo, anti=anti, deadline=deadline)
@@ -146,12 +154,21 @@ def choose_hard(geo: Tables, P: int, O: int, anti: bool, rng: random.Random,
             wld, wld_sq = solver.solve(P, O, -1, 1)
         except Timeout:
             return best
+        if wld >= 1:
+            lo, hi, sq = wld, INF, wld_sq
+        elif wld <= -1:
+            lo, hi, sq = -INF, wld, None
+        else:
+            return wld_sq if wld_sq is not None else best
         try:
-            # ... then the exact score with what is left, reusing the table
-            return solver.solve(P, O)[1]
+            # ... then the exact score with what is left by null-window probes
+            # from the heuristic value on, reusing the table
+            return solver.solve_exact(P, O, round(to_stones(value)), lo, hi, sq)[1]
         except Timeout:
-            # a proven win or draw is kept; a proven loss fights on heuristically
-            return wld_sq if wld >= 0 and wld_sq is not None else best
+            # a proven win or draw is kept (the best proven so far); a proven
+            # loss fights on heuristically
+            proven, proven_sq = solver.proven
+            return proven_sq if proven >= 0 and proven_sq is not None else best
     value, best, _ = searcher.iterate(P, O, deadline=deadline, max_depth=n)
     return best if best >= 0 else moves[0]
 
