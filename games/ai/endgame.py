@@ -27,7 +27,6 @@ from .bitboard import Tables
 
 INF = 10_000
 SHALLOW = 6
-ORDER_MIN = 8  # below this many empties, sort moves by a cheap static key only
 
 
 class Timeout(Exception):
