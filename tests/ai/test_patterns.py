@@ -145,9 +145,11 @@ def test_hand_made_evaluation_can_still_be_asked_for():
         choose_move(board, "normal", evaluation="psychic")
 
 
-@pytest.mark.parametrize("board, anti", [("8x8", False), ("6x6", False), ("octagon", False),
-                                         ("10x10", False), ("8x8", True), ("6x6", True)])
+@pytest.mark.parametrize("anti", [False, True])
+@pytest.mark.parametrize("board", BOARDS)
 def test_normal_and_hard_use_the_shipped_weights(board, anti):
+    """Every board, normal and Anti, ships weights (two players; three and four
+    players have their own evaluation, games/ai/multiplayer.py)."""
     geo = get_geometry(board)
     shipped = learned_evaluator(geo, anti)
     assert shipped is not None
@@ -167,11 +169,6 @@ def test_a_weights_file_under_another_boards_or_rules_name_is_refused(tmp_path):
     write_weights(weights_path("8x8", True, tmp_path / "right"), anti)
     evaluate = learned_evaluator(geo, True, tmp_path / "right")
     assert isinstance(evaluate(*random_position(geo, random.Random(5))), int)
-
-
-def test_boards_without_shipped_weights_keep_the_hand_made_evaluation():
-    assert learned_evaluator(get_geometry("octagon"), True) is None  # octagon Anti
-    assert learned_evaluator(get_geometry("10x10"), True) is None  # 10x10 Anti
 
 
 def test_the_shipped_8x8_weights_value_a_corner():
