@@ -22,7 +22,7 @@ sys.path.insert(0, str(ROOT))
 from games.ai import clock  # noqa: E402
 from games.ai.bitboard import tables_for  # noqa: E402
 from games.ai.cli import parse_ffo_line, parse_ids  # noqa: E402
-from games.ai.endgame import INF, EndgameSolver  # noqa: E402
+from games.ai.endgame import EndgameSolver  # noqa: E402
 from games.ai.levels import evaluator  # noqa: E402
 from games.ai.search import Searcher, to_stones  # noqa: E402
 
@@ -53,11 +53,7 @@ def main() -> int:
         t1 = time.process_time() - c0
         s2 = EndgameSolver(geo)
         c0 = time.process_time()
-        wld, sq = s2.solve(P, O, -1, 1)
-        v2 = wld
-        if wld != 0:
-            lo, hi, mv = (wld, INF, sq) if wld > 0 else (-INF, wld, None)
-            v2 = s2.solve_exact(P, O, guess, lo, hi, mv)[0]
+        v2 = s2.solve_from_guess(P, O, guess)[0]
         t2 = time.process_time() - c0
         assert v1 == v2 == score, (ident, v1, v2, score)
         rows.append((s.nodes, t1, s2.nodes, t2))

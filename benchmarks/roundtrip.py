@@ -10,8 +10,9 @@ does while the socket is down, with session cookie and CSRF header over a
 keep-alive connection), and the clock runs until the opponent's websocket
 (/ws/games/<id>/) delivers the state with that move. A finished game is replaced
 by a new table. With several daphnes, the two players of a table use different
-ones, so every move crosses from one process to another through the channel layer. Prints the median, 95th and 99th percentile of
-the round trip, the throughput, daphne's CPU per move, and any lost or failed move.
+ones, so every move crosses from one process to another through the channel
+layer. Prints the median, 95th and 99th percentile of the round trip, the
+throughput, daphne's CPU per move, and any lost or failed move.
 
     .venv/bin/python benchmarks/roundtrip.py                       # 50 tables, 60 s, think 1-3 s
     .venv/bin/python benchmarks/roundtrip.py --tables 50 --think 0.2,0.6 --seconds 30 --via http

@@ -109,6 +109,21 @@ class EndgameSolver:
                     fallback = sq
         return lo, (move if move is not None else fallback)
 
+    def solve_from_guess(self, P: int, O: int, guess: int) -> tuple[int, int | None]:
+        """Exact value and a best move, like ``solve``: win/draw/loss first (a
+        null window around 0, several times faster than the exact score), then
+        ``solve_exact`` from ``guess`` (e.g. a heuristic search's value) on the
+        same table.  On a timeout, ``self.proven`` is the best (lower bound,
+        move) proven so far: a win or draw once win/draw/loss is done."""
+        self.proven = (-INF, None)
+        wld, sq = self._root(P, O, -1, 1)
+        if wld == 0:
+            return 0, sq
+        if wld > 0:
+            return self.solve_exact(P, O, guess, wld, INF, sq)
+        # a loss: any move reaches the lowest bound, so none is left without one
+        return self.solve_exact(P, O, guess, -INF, wld, sq)
+
     def solve_moves(self, P: int, O: int) -> list[tuple[int, int]]:
         """Exact value of every legal move, best first (slower than ``solve``)."""
         geo = self.geo

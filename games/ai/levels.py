@@ -29,7 +29,7 @@ from functools import lru_cache
 
 from . import clock
 from .bitboard import Tables
-from .endgame import INF, EndgameSolver, Timeout
+from .endgame import EndgameSolver, Timeout
 from .evaluation import make_evaluator
 from .learned import learned_evaluator
 from .search import WIN, Searcher, to_stones
@@ -150,20 +150,8 @@ def choose_hard(geo: Tables, P: int, O: int, anti: bool, rng: random.Random,
             return best
         solver = EndgameSolver(geo, anti=anti, deadline=deadline)
         try:
-            # win/draw/loss first (a null window around 0: several times faster) ...
-            wld, wld_sq = solver.solve(P, O, -1, 1)
-        except Timeout:
-            return best
-        if wld >= 1:
-            lo, hi, sq = wld, INF, wld_sq
-        elif wld <= -1:
-            lo, hi, sq = -INF, wld, None
-        else:
-            return wld_sq if wld_sq is not None else best
-        try:
-            # ... then the exact score with what is left by null-window probes
-            # from the heuristic value on, reusing the table
-            return solver.solve_exact(P, O, round(to_stones(value)), lo, hi, sq)[1]
+            # win/draw/loss, then the exact score by probes from the heuristic value
+            return solver.solve_from_guess(P, O, round(to_stones(value)))[1]
         except Timeout:
             # a proven win or draw is kept (the best proven so far); a proven
             # loss fights on heuristically

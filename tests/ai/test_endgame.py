@@ -167,8 +167,11 @@ def test_solve_exact_from_any_guess(case):
             wld, wsq = s.solve(P, O, -1, 1)
             if wld > 0:
                 assert s.solve_exact(P, O, guess, wld, 10_000, wsq)[0] == exact
-            if sq is not None:
-                b = 1 << sq
+            # what Hard calls: win/draw/loss, then the probes
+            value2, sq2 = EndgameSolver(geo, anti=variant.anti).solve_from_guess(P, O, guess)
+            assert value2 == exact
+            for move in {sq, sq2} - {None}:
+                b = 1 << move
                 f = geo.flips(b, P, O)
                 assert -EndgameSolver(geo, anti=variant.anti).solve(O ^ f, P | f | b)[0] == exact
 
@@ -180,7 +183,14 @@ def test_6x6_wipe_outs_at_16_empties_within_a_node_budget():
     # probes from a guess of 0 stepping up 2 at a time; now 46 and 90k
     geo = tables(get_geometry("6x6"))
     P, O = 0xC1C0B3, 0x30A1F08
-    assert EndgameSolver(geo, max_nodes=20_000).solve(P, O)[0] == 36
+    value, sq = EndgameSolver(geo, max_nodes=20_000).solve(P, O)
+    assert value == 36
+    # the side wiped out still gets a move to play (win/draw/loss proves -36 at once,
+    # so no probe is left to find one)
+    b = 1 << sq
+    f = geo.flips(b, P, O)
+    value, sq = EndgameSolver(geo).solve_from_guess(O ^ f, P | f | b, 0)
+    assert value == -36 and geo.moves(O ^ f, P | f | b) >> sq & 1
     P, O = 0x1E001000000, 0x1E48F8E08
     s = EndgameSolver(geo, max_nodes=150_000)
     wld, sq = s.solve(P, O, -1, 1)
