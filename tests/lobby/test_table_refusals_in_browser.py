@@ -47,6 +47,13 @@ def offer_seat(page, colour):
         s.add(new Option('{colour}', '{colour}')); s.value = '{colour}'; }}""")
 
 
+def count_seats_pushes(page):
+    """Counts, on every page this tab loads, the seats panels its table socket brings."""
+    page.add_init_script("""window.seatsPushes = 0;
+        document.addEventListener('htmx:wsAfterMessage', (event) => {
+            if (String(event.detail.message).includes('id="table-seats"')) window.seatsPushes += 1; });""")
+
+
 def refused_seat(page, message):
     with page.expect_response(re.compile(r"/guest/$")) as answer:
         page.get_by_role("button", name="Als Gast spielen").click()
@@ -61,10 +68,14 @@ def test_a_guest_in_german_and_a_host_in_english_misclick_at_a_table(live_site, 
     host = person(browser, live_site, make_user("alice", "Alice"))
     code = open_table(host, live_site, "board=6x6&level=easy")
     guest = person(browser, live_site)
+    count_seats_pushes(guest)
     guest.goto(f"{live_site.url}/tables/{code}/")
     guest.get_by_role("button", name="Deutsch").click()
     expect(guest.locator("html")).to_have_attribute("lang", "de")
     guest.wait_for_load_state()  # htmx takes over the forms at DOMContentLoaded: before, a post is plain
+    # The seats socket's first push makes the form offer the free seats only (table.js):
+    # a seat added to the list before it arrives would be taken away again.
+    guest.wait_for_function("window.seatsPushes > 0")
 
     # The form offers the free seat only; refused values are answered in place, in German.
     options = guest.locator(".guest-form select[name=seat] option")
