@@ -88,10 +88,12 @@ def play_until(pages, seats, stop, limit=200):
     clicked = 0
     for _ in range(limit):
         first = pages[0]
-        if stop(first):
-            return clicked
         turn, ply = first.evaluate(  # one read: a computer move may land between two
             "() => { const s = document.querySelector('#game-state').dataset; return [s.turn, Number(s.ply)]; }")
+        # Asked after that read: a page only moves on, so a computer move landing in
+        # between stops here instead of being played on from by the next seat.
+        if stop(first):
+            return clicked
         mover = seats.get(turn)
         if mover is None:  # the computer's turn: wait for it
             for page in pages:
