@@ -68,6 +68,10 @@ class EndgameSolver:
         """
         return self._root(P, O, alpha, beta)
 
+    def value(self, P: int, O: int) -> int:
+        """Exact value of the position for the mover (``solve`` without the move)."""
+        return self._root(P, O, -INF, INF)[0]
+
     def solve_exact(self, P: int, O: int, guess: int = 0, lo: int = -INF, hi: int = INF,
                     move: int | None = None) -> tuple[int, int | None]:
         """Exact value and a best move, like ``solve``, by null-window probes
