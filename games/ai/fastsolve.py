@@ -1,7 +1,7 @@
 """The exact endgame solver in C (``fastsolve.c``), for the training command.
 
 ``EndgameSolver`` (pure Python) labels positions at 16-20 empties in seconds
-to minutes; at 24 empties it takes hours.  The held-out test set at 24 empties
+to minutes; at 24 empties it takes up to hours.  The held-out test set at 24 empties
 (``python -m games.ai.train testset --fast``) is labelled by this one: the
 same rules and scores, nearly the same search, 15-30 times the speed (FFO 19
 and 25: 0.07 s and 0.6 s of CPU against 1.0 s and 18.7 s).  It is compiled at
