@@ -27,7 +27,7 @@ Steps (files under ``--data``, default ``var/ai-train/<board>[-anti]/``):
   training would have given, measuring the labels' noise.  ``--fast`` labels
   them with the solver in C (``fastsolve.py``; needs a C compiler): the same
   positions and scores, 15-30 times faster (about a second at 20 empties, a
-  minute or more at 24, where the Python solver takes hours).
+  minute or more at 24, where the Python solver takes up to hours).
 * **fit** (needs numpy and scipy: ``pip install -e ".[train]"``): one weight
   set per stage of ``--stage-width`` empties, ridge regression (scipy's lsqr,
   damping chosen on a tenth of the chunks held back) on the positions of the

@@ -50,12 +50,12 @@ def test_the_c_solver_finds_the_published_ffo_scores():
 
 
 def test_a_test_set_labelled_in_c_is_the_one_labelled_in_python(tmp_path, capsys):
-    common = ["testset", "--board", "6x6", "--count", "3", "--test-empties", "12,14", "--exact", "10"]
+    common = ["testset", "--board", "6x6", "--count", "10", "--test-empties", "12,14", "--exact", "10"]
     main(common + ["--data", str(tmp_path / "py")])
     main(common + ["--data", str(tmp_path / "c"), "--fast"])
     python_rows = read_positions(sorted((tmp_path / "py" / "6x6").glob("test-*.txt")))
     c_rows = read_positions(sorted((tmp_path / "c" / "6x6").glob("test-*.txt")))
-    assert c_rows == python_rows and len(c_rows) == 10  # a chunk holds ten
+    assert c_rows == python_rows and len(c_rows) == 10
     # without training data the report scales the hand-made evaluation on the test set
     capsys.readouterr()
     main(["report", "--board", "6x6", "--data", str(tmp_path / "c")])
