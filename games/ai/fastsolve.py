@@ -57,8 +57,9 @@ def _library() -> ctypes.CDLL:
 class FastSolver:
     """``value(P, O)``: the exact value for the mover, like ``EndgameSolver.value``.
 
-    The C side holds one board at a time (module state): one instance per
-    process, the usual case for the training command's pool workers."""
+    The C side holds one board and one table at a time (module state): making
+    an instance sets them up afresh, so only the newest instance of a process
+    may be used (the training command makes one per position it solves)."""
 
     def __init__(self, geo: Tables, *, anti: bool = False):
         self.lib = _library()
