@@ -115,6 +115,20 @@ class Tables:
 
 
     @cached_property
+    def shallow_priority(self) -> list:
+        """Per square, its rank when the endgame solvers try the last empties
+        (after parity): corners 0, plain squares 1, C squares 2, X squares 3."""
+        prio = [1] * self.size
+        for i in self.squares:
+            if self.corners >> i & 1:
+                prio[i] = 0
+            elif self.x_squares >> i & 1:
+                prio[i] = 3
+            elif self.c_squares >> i & 1:
+                prio[i] = 2
+        return prio
+
+    @cached_property
     def flips_at(self) -> list:
         """Per square ``i``, a function ``(own, opp) -> mask``: the same value as
         ``flips(1 << i, own, opp)``, about twice as fast (the rays through the

@@ -160,15 +160,7 @@ class EndgameSolver:
         monotonic = clock.now
         top = self.top = playable.bit_count()
 
-        # static priority used in shallow ordering (corners first, X last)
-        prio = [1] * geo.size
-        for i in geo.squares:
-            if corners >> i & 1:
-                prio[i] = 0
-            elif x_squares >> i & 1:
-                prio[i] = 3
-            elif geo.c_squares >> i & 1:
-                prio[i] = 2
+        prio = geo.shallow_priority
 
         def final(P, O, n):
             d = P.bit_count() - O.bit_count()

@@ -64,12 +64,8 @@ class FastSolver:
     def __init__(self, geo: Tables, *, anti: bool = False):
         self.lib = _library()
         self.nodes = 0
-        region = (ctypes.c_int * SQUARES)(*[0] * SQUARES)
-        prio = (ctypes.c_int * SQUARES)(*[1] * SQUARES)
-        for sq in geo.squares:
-            region[sq] = geo.region_of[sq]
-            prio[sq] = (0 if geo.corners >> sq & 1 else 3 if geo.x_squares >> sq & 1
-                        else 2 if geo.c_squares >> sq & 1 else 1)
+        region = (ctypes.c_int * SQUARES)(*geo.region_of)
+        prio = (ctypes.c_int * SQUARES)(*geo.shallow_priority)
         halves = []
         for mask in (geo.playable, geo.corners, geo.x_squares):
             halves += [mask & MASK64, mask >> 64]

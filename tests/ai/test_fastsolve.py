@@ -3,14 +3,13 @@ the Python solver and plain minimax on every kind of board, and on FFO."""
 
 import pytest
 
+from games.ai import fastsolve
 from games.ai.bitboard import tables, tables_for
 from games.ai.endgame import EndgameSolver
 from games.ai.train import main, read_positions
 
 from .conftest import make_variant, minimax
 from .test_endgame import CASES, _ffo_positions, endgame_board
-
-fastsolve = pytest.importorskip("games.ai.fastsolve")
 
 
 @pytest.fixture(scope="module", autouse=True)
