@@ -17,7 +17,8 @@
   larger boards) it runs a short heuristic search for a fallback move (15% of
   the budget, 5% on 6x6), then the solver: win/draw/loss first, then the
   exact score with the rest of the budget, by null-window probes from the
-  heuristic value; a proven win or draw is never given away.
+  heuristic value (also when the short search already proves a win: the
+  solver looks for the largest); a proven win or draw is never given away.
 
 Every function here takes and returns square *indices* of the geometry.
 """
@@ -146,12 +147,15 @@ def choose_hard(geo: Tables, P: int, O: int, anti: bool, rng: random.Random,
         # needs nearly all of the budget at 16 empties)
         share = PRESEARCH_SHARE if len(geo.squares) > 36 else PRESEARCH_SHARE_SMALL
         value, best, _ = searcher.iterate(P, O, deadline=start + budget * share, max_depth=n)
-        if abs(value) >= WIN:
-            return best
         solver = EndgameSolver(geo, anti=anti, deadline=deadline)
+        guess = round(to_stones(value))
         try:
+            if value >= WIN:
+                # a win the search already proves, by at least ``guess``: the
+                # solver still looks for the largest one
+                return solver.solve_exact(P, O, guess, guess, move=best)[1]
             # win/draw/loss, then the exact score by probes from the heuristic value
-            return solver.solve_from_guess(P, O, round(to_stones(value)))[1]
+            return solver.solve_from_guess(P, O, guess)[1]
         except Timeout:
             # a proven win or draw is kept (the best proven so far); a proven
             # loss fights on heuristically

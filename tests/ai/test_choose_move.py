@@ -219,3 +219,25 @@ def test_time_limit_is_kept():
             t0 = time.monotonic()
             choose_move(board, "hard", time_limit=0.3, seed=seed)
             assert time.monotonic() - t0 < 0.3 + 0.25
+
+
+def test_hard_wins_by_the_most_when_a_short_search_already_proves_a_win():
+    """6x6, 14 empties, black to move: black can wipe white out (+36).  Hard's
+    short search before the solver proves a win by 22 with c1 at once; Hard
+    used to play it, and must not stop there."""
+    board = Board.parse(
+        """
+        .X.O..
+        ..O...
+        OOOXOO
+        ..XXXX
+        ..XXXX
+        .XXXXX
+        """,
+        Variant(board="6x6"),
+        turn="black",
+    )
+    geo = tables(board.geometry)
+    assert EndgameSolver(geo).solve(board.bits[0], board.bits[1])[0] == 36
+    board.push(choose_move(board, "hard", time_limit=2, seed=0))
+    assert -EndgameSolver(geo).solve(board.bits[1], board.bits[0])[0] == 36
