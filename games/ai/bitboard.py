@@ -113,7 +113,6 @@ class Tables:
                 if m >> i & 1:
                     self.region_of[i] = k
 
-
     @cached_property
     def shallow_priority(self) -> list:
         """Per square, its rank when the endgame solvers try the last empties

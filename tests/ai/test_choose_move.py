@@ -223,8 +223,8 @@ def test_time_limit_is_kept():
 
 def test_hard_wins_by_the_most_when_a_short_search_already_proves_a_win():
     """6x6, 14 empties, black to move: black can wipe white out (+36).  Hard's
-    short search before the solver proves a win by 22 with c1 at once; Hard
-    used to play it, and must not stop there."""
+    short search before the solver can already prove a win by 22 (c1); Hard
+    used to play that at once, and must not stop there."""
     board = Board.parse(
         """
         .X.O..
