@@ -27,7 +27,10 @@ Steps (files under ``--data``, default ``var/ai-train/<board>[-anti]/``):
   training would have given, measuring the labels' noise.  ``--fast`` labels
   them with the solver in C (``fastsolve.py``; needs a C compiler): the same
   positions and scores, 15-30 times faster (about a second at 20 empties, a
-  minute or more at 24, where the Python solver takes up to hours).
+  minute or more at 24, where the Python solver takes up to hours).  Each
+  solved position is kept at once, so a stopped run (``--minutes``, a kill)
+  goes on at the next call with the same positions, and ``report`` already
+  counts the solved positions of an unfinished chunk.
 * **fit** (needs numpy and scipy: ``pip install -e ".[train]"``): one weight
   set per stage of ``--stage-width`` empties, ridge regression (scipy's lsqr,
   damping chosen on a tenth of the chunks held back) on the positions of the
@@ -48,6 +51,7 @@ The runtime (``games.ai`` itself) needs none of numpy or scipy.
 from __future__ import annotations
 
 import argparse
+import json
 import math
 import os
 import random
@@ -154,9 +158,7 @@ def selfplay_chunk(args) -> str:
         for P, O, e, colour, value in records:
             label = value if value is not None else (fv if colour == fc else -fv)
             lines.append(f"{P:x} {O:x} {e} {label} {1 if value is not None else 0}\n")
-    tmp = out.with_suffix(".tmp")
-    tmp.write_text("".join(lines))
-    os.replace(tmp, out)
+    _write(out, "".join(lines))
     return str(out)
 
 
@@ -171,13 +173,23 @@ def exact_solver(geo, anti: bool, fast: bool):
 
 
 def testset_chunk(args) -> str:
-    board, anti, chunk, count, empties_list, random_plies, exact, temperature, fast, out = args
+    """Play and solve one chunk of test positions.  Each solved position is kept
+    at once in ``<chunk>.part`` with the random generator's state, so a chunk
+    stopped (``--minutes``, a kill) goes on where it was and gives the same
+    positions as an unbroken run: at 24 empties one position can take the C
+    solver an hour."""
+    board, anti, chunk, count, empties_list, random_plies, exact, temperature, fast, out, deadline = args
     rng = random.Random(TEST_SEED + chunk * 7919 + (1 if anti else 0))
     player = Player(board, anti, temperature)
+    part = out.with_suffix(".part")
     lines = []
-    done = 0
-    while done < count:
-        target = empties_list[done % len(empties_list)]
+    if part.exists():
+        saved = json.loads(part.read_text())
+        lines = saved["lines"]
+        version, state, gauss = saved["rng"]
+        rng.setstate((version, tuple(state), gauss))
+    while len(lines) < count:
+        target = empties_list[len(lines) % len(empties_list)]
         P, O = _start(board, anti)
         records, _ = play(player, rng, P, O, rng.randint(0, random_plies), exact, stop_at=target)
         if not records or records[-1][2] != target:
@@ -188,18 +200,34 @@ def testset_chunk(args) -> str:
         rest, first = play(player, rng, P, O, 0, exact, solver=exact_solver(player.geo, anti, fast))
         label = value if first is None else (first[1] if first[0] == 0 else -first[1])
         lines.append(f"{P:x} {O:x} {e} {value} {label}\n")
-        done += 1
-    tmp = out.with_suffix(".tmp")
-    tmp.write_text("".join(lines))
-    os.replace(tmp, out)
+        if len(lines) < count:
+            _write(part, json.dumps({"lines": lines, "rng": rng.getstate()}))
+            if deadline is not None and time.time() > deadline:
+                return f"{part}: {len(lines)} of {count} positions; run again to go on"
+    _write(out, "".join(lines))
+    part.unlink(missing_ok=True)
     return str(out)
 
 
+def _write(path: Path, text: str) -> None:
+    """Replace ``path`` whole or not at all (a kill leaves the old file)."""
+    tmp = path.with_suffix(".tmp")
+    tmp.write_text(text)
+    os.replace(tmp, path)
+
+
 def _run(tasks, fn, jobs: int, minutes: float | None) -> None:
+    """Run the chunks, ``jobs`` at a time; after ``minutes`` start no new one
+    (but every call starts at least ``jobs``, so each call makes progress)."""
     start = time.monotonic()
+
+    def time_is_up(started: int) -> bool:
+        return (minutes is not None and started >= max(jobs, 1)
+                and time.monotonic() - start > minutes * 60)
+
     if jobs <= 1:
-        for t in tasks:
-            if minutes is not None and time.monotonic() - start > minutes * 60:
+        for started, t in enumerate(tasks):
+            if time_is_up(started):
                 print("time is up; run again to go on", flush=True)
                 return
             print(fn(t), flush=True)
@@ -209,10 +237,11 @@ def _run(tasks, fn, jobs: int, minutes: float | None) -> None:
     with get_context("spawn").Pool(jobs) as pool:
         pending = list(tasks)
         running = []
+        started = 0
         while pending or running:
-            while pending and len(running) < jobs and (
-                    minutes is None or time.monotonic() - start < minutes * 60):
+            while pending and len(running) < jobs and not time_is_up(started):
                 running.append(pool.apply_async(fn, (pending.pop(0),)))
+                started += 1
             if not running:
                 print("time is up; run again to go on", flush=True)
                 return
@@ -220,13 +249,20 @@ def _run(tasks, fn, jobs: int, minutes: float | None) -> None:
             print(running.pop(0).get(), flush=True)
 
 
+def _position(line: str) -> tuple[int, int, int, int, int]:
+    a, b, e, v, x = line.split()
+    return int(a, 16), int(b, 16), int(e), int(v), int(x)
+
+
 def read_positions(paths):
-    out = []
-    for p in paths:
-        for line in Path(p).read_text().splitlines():
-            a, b, e, v, x = line.split()
-            out.append((int(a, 16), int(b, 16), int(e), int(v), int(x)))
-    return out
+    return [_position(line) for p in paths for line in Path(p).read_text().splitlines()]
+
+
+def held_out_positions(d: Path):
+    """The test set in ``d``: the finished chunks, then the positions already
+    solved in unfinished ones (each exact all the same)."""
+    started = [line for p in sorted(d.glob("test-*.part")) for line in json.loads(p.read_text())["lines"]]
+    return read_positions(sorted(d.glob("test-*.txt"))) + [_position(line) for line in started]
 
 
 def _data_dir(args) -> Path:
@@ -252,12 +288,13 @@ def cmd_testset(args) -> None:
     d.mkdir(parents=True, exist_ok=True)
     empties = [int(x) for x in args.test_empties.split(",")]
     per = 10
+    deadline = None if args.minutes is None else time.time() + args.minutes * 60
     tasks = []
     for k in range((args.count + per - 1) // per):
         out = d / f"test-{k:04d}.txt"
         if not out.exists():
             tasks.append((args.board, args.anti, k, per, empties, args.random_plies, args.exact,
-                          args.temperature, args.fast, out))
+                          args.temperature, args.fast, out, deadline))
     _run(tasks, testset_chunk, args.jobs, args.minutes)
 
 
@@ -389,7 +426,7 @@ def cmd_report(args) -> None:
 
     geo = tables_for(args.board)
     d = _data_dir(args)
-    test = read_positions(sorted(d.glob("test-*.txt")))
+    test = held_out_positions(d)
     if not test:
         sys.exit(f"no test set in {d}; run the testset step first")
     path = Path(args.out) if args.out else weights_path(args.board, args.anti)
@@ -431,7 +468,7 @@ def cmd_perfect(args) -> None:
 
     geo = tables_for(args.board)
     d = _data_dir(args)
-    test = [r for r in read_positions(sorted(d.glob("test-*.txt"))) if r[2] == args.perfect_empties]
+    test = [r for r in held_out_positions(d) if r[2] == args.perfect_empties]
     if not test:
         sys.exit(f"no test positions at {args.perfect_empties} empties in {d}; run the testset step "
                  f"with --test-empties including it")
@@ -519,7 +556,8 @@ def main(argv=None) -> None:
     p.add_argument("--time", type=float, default=None, help="perfect: Hard's time per move (default 2)")
     p.add_argument("--cpu-clock", action="store_true", help="perfect: time Hard in process CPU time")
     p.add_argument("--jobs", type=int, default=1)
-    p.add_argument("--minutes", type=float, default=None, help="start no new chunk after this long")
+    p.add_argument("--minutes", type=float, default=None, help="start no new chunk after this long; a test-set chunk also stops "
+                        "after the position it is solving (and goes on at the next call)")
     args = p.parse_args(argv)
     steps = ("selfplay", "testset", "fit", "report") if args.step == "all" else (args.step,)
     for step in steps:

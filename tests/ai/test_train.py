@@ -1,6 +1,7 @@
 """The training command: seeded self-play chunks, exact labels near the end,
 and (with the optional numpy/scipy) a fit whose weights load in plain Python."""
 
+import json
 from pathlib import Path
 
 import pytest
@@ -82,3 +83,25 @@ def test_perfect_checks_hards_moves_against_the_solver(tmp_path, capsys):
     # 8 empties are solved at once: every move keeps the exact value
     assert "first move exact in 10 of 10" in out
     assert " 0 lose 0 discs" in out
+
+
+def test_a_stopped_test_set_goes_on_where_it_was_and_gives_the_same_positions(tmp_path, capsys):
+    common = ["testset", "--board", "6x6", "--count", "10", "--test-empties", "12", "--exact", "8"]
+    main(common + ["--data", str(tmp_path / "whole")])
+    whole = (tmp_path / "whole" / "6x6" / "test-0000.txt").read_text()
+    # with no time left each call solves one position, keeps it and stops
+    chunk = tmp_path / "steps" / "6x6" / "test-0000"
+    main(common + ["--data", str(tmp_path / "steps"), "--minutes", "0"])
+    assert not chunk.with_suffix(".txt").exists()
+    assert len(json.loads(chunk.with_suffix(".part").read_text())["lines"]) == 1
+    # the report already counts the solved positions of the unfinished chunk
+    capsys.readouterr()
+    main(["report", "--board", "6x6", "--data", str(tmp_path / "steps")])
+    assert "1 held-out positions" in capsys.readouterr().out
+    calls = 1
+    while not chunk.with_suffix(".txt").exists():
+        main(common + ["--data", str(tmp_path / "steps"), "--minutes", "0"])
+        calls += 1
+    assert calls == 10
+    assert chunk.with_suffix(".txt").read_text() == whole
+    assert not chunk.with_suffix(".part").exists()
