@@ -444,8 +444,11 @@ def cmd_report(args) -> None:
         num = sum(h * r[3] for h, r in zip(hv, rows))
         den = sum(h * h for h in hv) or 1
         scale[e] = num / den
+    unfinished = len(list(d.glob("test-*.part")))
     print(f"{args.board}{' anti' if args.anti else ''}: mean absolute error in discs against the exact "
           f"score, {len(test)} held-out positions; the hand-made evaluation scaled on {scaled_on}")
+    if unfinished:
+        print(f"({unfinished} chunk(s) not finished: their positions solved so far are counted)")
     print("empties  n   learned  hand-made(scaled)  training-label")
     for e in sorted({r[2] for r in test}):
         rows = [r for r in test if r[2] == e]

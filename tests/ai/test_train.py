@@ -97,7 +97,8 @@ def test_a_stopped_test_set_goes_on_where_it_was_and_gives_the_same_positions(tm
     # the report already counts the solved positions of the unfinished chunk
     capsys.readouterr()
     main(["report", "--board", "6x6", "--data", str(tmp_path / "steps")])
-    assert "1 held-out positions" in capsys.readouterr().out
+    out = capsys.readouterr().out
+    assert "1 held-out positions" in out and "1 chunk(s) not finished" in out
     calls = 1
     while not chunk.with_suffix(".txt").exists():
         main(common + ["--data", str(tmp_path / "steps"), "--minutes", "0"])
