@@ -21,7 +21,7 @@ sys.path.insert(0, str(ROOT))
 
 from games.ai import clock  # noqa: E402
 from games.ai.bitboard import tables_for  # noqa: E402
-from games.ai.cli import parse_ffo_line, parse_ids  # noqa: E402
+from games.ai.tools.cli import parse_ffo_line, parse_ids  # noqa: E402
 from games.ai.endgame import EndgameSolver  # noqa: E402
 from games.ai.levels import evaluator  # noqa: E402
 from games.ai.search import Searcher, to_stones  # noqa: E402

@@ -2,7 +2,7 @@
 
     .venv/bin/python benchmarks/heldout_chunks.py --board 8x8 [--anti] [--weights var/anti.bin]
 
-``python -m games.ai.train fit`` holds back every tenth chunk (``files[::10]``)
+``python -m games.ai.tools.train fit`` holds back every tenth chunk (``files[::10]``)
 to choose the damping.  This prints, per group of empties, the mean absolute
 error in discs on those chunks' positions of the learned evaluation, of the
 hand-made evaluation scaled per group (a scale and a constant, least squares
@@ -20,7 +20,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from games.ai.bitboard import tables_for  # noqa: E402
 from games.ai.evaluation import make_evaluator  # noqa: E402
 from games.ai.learned import evaluator_from, read_weights, weights_path  # noqa: E402
-from games.ai.train import read_positions  # noqa: E402
+from games.ai.tools.train import read_positions  # noqa: E402
 
 GROUPS = [(0, 3), (4, 7), (8, 11), (12, 15), (16, 19), (20, 35), (36, 63)]
 

@@ -19,7 +19,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from games import Variant  # noqa: E402
-from games.ai.match import run_match  # noqa: E402
+from games.ai.tools.match import run_match  # noqa: E402
 
 BOARDS = {
     "8x8": Variant(),

@@ -2,7 +2,7 @@
 
     nice -n 19 .venv/bin/python benchmarks/solve6.py var/ai-train16/6x6 [--no-hard] [--empties 16]
 
-The positions are a test set of ``python -m games.ai.train testset`` (lines
+The positions are a test set of ``python -m games.ai.tools.train testset`` (lines
 ``P O empties value label``).  Per position: nodes and CPU time of win/draw/loss
 (the window (-1, 1)) then the exact score on the same solver, with a full
 window (Hard until commit "levels: ...probes") and with null-window probes
@@ -28,7 +28,7 @@ from games.ai.bitboard import tables_for  # noqa: E402
 from games.ai.endgame import EndgameSolver  # noqa: E402
 from games.ai.levels import BUDGET_SHARE, HARD_DEFAULT_TIME, choose_hard, evaluator  # noqa: E402
 from games.ai.search import Searcher, to_stones  # noqa: E402
-from games.ai.train import read_positions  # noqa: E402
+from games.ai.tools.train import read_positions  # noqa: E402
 
 
 def main() -> int:

@@ -1,7 +1,7 @@
 """Command line: ``python -m games perft --board 8x8 --depth 9``.
 
 The computer players add ``python -m games play ...`` (a match between
-levels) and ``python -m games solve FILE`` (exact endgames); see games.ai.cli.
+levels) and ``python -m games solve FILE`` (exact endgames); see games.ai.tools.cli.
 
 Prints the leaf count for each depth 1..D with the wall time, the leaves per
 second of wall time and of process CPU time (the machine may be shared).
@@ -13,7 +13,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from .ai import cli as ai_cli
+from .ai.tools import cli as ai_cli
 from .rules.perft import perft, perft_plain, timed
 from .rules.variant import InvalidVariantError, Variant
 

@@ -10,14 +10,13 @@ Modules:
 * ``evaluation`` -- the hand-made two-player evaluations (normal and anti), per geometry
 * ``patterns``   -- pattern features (lines, corner regions) read from the bitboards
 * ``learned``    -- the learned pattern evaluation and its shipped weights (``weights/``)
-* ``train``      -- self-play data and the fitting of those weights (``python -m games.ai.train``)
 * ``search``     -- PVS, iterative deepening, transposition table
 * ``endgame``    -- exact two-player endgame solver
 * ``multiplayer``-- 3 and 4 players: paranoid search (Normal), opponent-model search (Hard)
-* ``fitting``    -- fits Hard's multi-player evaluation weights to self-play games
 * ``levels``     -- what Easy, Normal and Hard do (two players)
-* ``match``      -- the match runner (``python -m games play``)
-* ``cli``        -- ``play`` and ``solve`` subcommands
+* ``tools``      -- offline tools the site never imports: the ``play`` and ``solve``
+  command line, the match runner, the training of the learned weights
+  (``python -m games.ai.tools.train``) and of the 3-4 player weights
 
 Determinism: with a ``seed``, Easy and Normal are fully deterministic (the same
 board, level and seed give the same move; Normal ignores the seed).  Hard is

@@ -46,12 +46,6 @@ class Tables:
     def name(self, sq: int) -> str:
         return self.names[sq]
 
-    def bits_of(self, names) -> int:
-        out = 0
-        for n in names:
-            out |= 1 << self.index[n]
-        return out
-
     def _ok(self, r: int, c: int) -> bool:
         return (0 <= r < self.height and 0 <= c < self.width
                 and bool(self.playable >> (r * self.stride + c) & 1))
@@ -177,11 +171,3 @@ def tables_for(board: str, blocked: tuple[str, ...] = ()) -> Tables:
     from games.rules.geometry import get_geometry
 
     return tables(get_geometry(board, tuple(blocked)))
-
-
-def iter_squares(mask: int):
-    """Indices of the set bits, lowest first."""
-    while mask:
-        b = mask & -mask
-        mask ^= b
-        yield b.bit_length() - 1

@@ -364,5 +364,3 @@ class EndgameSolver:
 
         self._search = search
         self._root = root
-        self._shallow = shallow
-        self._order_empties = order_empties

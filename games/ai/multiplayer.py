@@ -23,7 +23,7 @@ Levels:
   moves (by the evaluation after the move) are searched, which buys one or
   two more of its moves in the same time.  The positions the search ends in
   are valued with weights fitted to self-play games (``FITTED``, made by
-  ``games.ai.fitting``); the opponents' answers are predicted with the richer
+  ``games.ai.tools.fitting``); the opponents' answers are predicted with the richer
   hand-made scores (+ stable stones, - stones next to an empty square).
 
 Why a model and not a worst case: paranoid search assumes that all the others
@@ -56,20 +56,18 @@ from .evaluation import stable_counter
 
 WIN = 100_000
 INF = 10**9
-HARD_MODE = "model"
 MODEL_REPLIES = 1  # opponent-model search: how many of each opponent's likeliest answers
 MODEL_BEAM = 4  # model search: the root player's likeliest moves searched below the root
-ROUNDS = True  # decide on full-round depths only (see MultiSearch.iterate)
 # evaluation weights (centi-stones): stones (growing towards the end), corners,
 # X squares next to an empty corner, edges, flipping moves
 DISC_BASE, DISC_END = 10, 60
 W_CORNER, W_X, W_EDGE, W_MOB = 500, 150, 20, 40
 # Hard's evaluation of the positions its search ends in: each player's features
 # weighted by the phase (the share of the board filled, in PHASES steps), the
-# weights fitted to 3000 self-play games by games.ai.fitting
+# weights fitted to self-play games by games.ai.tools.fitting (see benchmarks/README.md)
 FEATURES = ("stones", "corners", "x_squares", "edges", "mobility", "stable", "exposed")
 PHASES = 6
-FITTED = (  # python -m games.ai.fitting --games 1500 --seeds 1 2
+FITTED = (  # python -m games.ai.tools.fitting --games 1500 --seeds 1 2
     (-23, 633, -491, -214, 2, 633, -18),
     (21, 607, -448, -20, -8, 369, -33),
     (-28, 897, -236, -2, 21, 174, 37),
@@ -153,7 +151,7 @@ class MultiSearch:
     def iterate(self, bits, neutral, *, max_depth: int, deadline: float | None) -> tuple[int, int, int]:
         """Iterative deepening; (value, square, depth completed).
 
-        With ``ROUNDS`` only depths that end after a full round (a multiple of
+        Only depths that end after a full round (a multiple of
         the player count) or at the end of the game decide the move: a
         paranoid value cut right after the root player's own move is
         optimistic, one cut after the opponents' replies is not.
@@ -174,11 +172,11 @@ class MultiSearch:
             try:
                 value, best = self.best(bits, neutral, depth, best)
                 done = depth
-                if not ROUNDS or depth % round_len == 0 or depth == top or kept is None:
+                if depth % round_len == 0 or depth == top or kept is None:
                     kept = (value, best)
             except Timeout:
                 if self._partial is not None and self._partial[1] != best and (
-                        not ROUNDS or depth % round_len == 0 or depth == top):
+                        depth % round_len == 0 or depth == top):
                     kept = self._partial
                 break
             finally:
@@ -556,7 +554,7 @@ def choose(geo: Tables, bits, neutral, t: int, level: str, anti: bool,
         return sqs[0]
     n = len(bits)
     hard = level == "hard"
-    ms = MultiSearch(geo, n, t, anti=anti, mode=HARD_MODE if hard else "paranoid", rich=hard)
+    ms = MultiSearch(geo, n, t, anti=anti, mode="model" if hard else "paranoid", rich=hard)
     if level == "easy":
         values = ms.move_values(bits, neutral, 1)
         noisy = sorted(((v + rng.gauss(0, 300), sq) for sq, v in values), reverse=True)

@@ -194,7 +194,6 @@ class Searcher:
         """
         self.deadline = None
         value, best, done = 0, -1, 0
-        start = clock.now()
         last_iter = 0.0
         for depth in range(1, max_depth + 1):
             self.deadline = deadline if depth > min_depth else None
@@ -218,7 +217,6 @@ class Searcher:
             if abs(value) >= WIN:  # game-theoretic result found
                 break
         self.deadline = None
-        self.elapsed = clock.now() - start
         return value, best, done
 
     def move_values(self, P: int, O: int, depth: int) -> list[tuple[int, int]]:

@@ -3,8 +3,8 @@
 from pathlib import Path
 
 from games import Variant
-from games.ai.cli import main, parse_ids
-from games.ai.match import run_match
+from games.ai.tools.cli import main, parse_ids
+from games.ai.tools.match import run_match
 
 
 def test_match_runs_and_rotates_seats():

@@ -7,7 +7,7 @@ import pytest
 
 from games import Board
 from games.ai.bitboard import tables
-from games.ai.cli import parse_ffo_line
+from games.ai.tools.cli import parse_ffo_line
 from games.ai.endgame import EndgameSolver
 from games.rules.geometry import get_geometry
 

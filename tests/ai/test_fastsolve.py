@@ -3,10 +3,10 @@ the Python solver and plain minimax on every kind of board, and on FFO."""
 
 import pytest
 
-from games.ai import fastsolve
+from games.ai.tools import fastsolve
 from games.ai.bitboard import tables, tables_for
 from games.ai.endgame import EndgameSolver
-from games.ai.train import main, read_positions
+from games.ai.tools.train import main, read_positions
 
 from .conftest import make_variant, minimax
 from .test_endgame import CASES, _ffo_positions, endgame_board

@@ -25,5 +25,17 @@ def test_rules_import_without_django():
 
 
 def test_ai_import_without_django():
-    bare_import("games.ai, games.ai.match, games.ai.cli, games.ai.multiplayer, games.ai.fitting, "
-                "games.ai.patterns, games.ai.learned, games.ai.train")
+    bare_import("games.ai, games.ai.tools.match, games.ai.tools.cli, games.ai.multiplayer, games.ai.tools.fitting, "
+                "games.ai.patterns, games.ai.learned, games.ai.tools.train")
+
+
+def test_site_runtime_imports_no_offline_tool():
+    """What the site imports (games.ai and its levels) leaves the offline tools
+    (games.ai.tools: command line, matches, training) unloaded."""
+    code = (
+        "import sys; sys.path.insert(0, %r); "
+        "import games.ai, games.ai.levels, games.ai.multiplayer, games.ai.learned; "
+        "bad = [m for m in sys.modules if m.startswith('games.ai.tools')]; "
+        "assert not bad, bad" % str(ROOT)
+    )
+    subprocess.run([sys.executable, "-I", "-c", code], check=True, timeout=60)

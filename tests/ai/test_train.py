@@ -9,7 +9,7 @@ import pytest
 from games.ai.bitboard import tables_for
 from games.ai.endgame import EndgameSolver
 from games.ai.learned import read_weights, evaluator_from
-from games.ai.train import main, read_positions, selfplay_chunk
+from games.ai.tools.train import main, read_positions, selfplay_chunk
 from games.rules.geometry import get_geometry
 
 

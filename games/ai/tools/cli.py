@@ -116,8 +116,8 @@ def parse_ids(spec: str | None):
 def solve(args) -> int:
     from games.rules.geometry import get_geometry
 
-    from .bitboard import tables
-    from .endgame import EndgameSolver
+    from ..bitboard import tables
+    from ..endgame import EndgameSolver
 
     geo = tables(get_geometry("8x8"))
     wanted = parse_ids(args.ids)

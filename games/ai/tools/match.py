@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 
 from games import Board, Variant
 
-from . import choose_move, clock
+from .. import choose_move, clock
 
 # "normal-handmade" and "hard-handmade": the levels with the hand-made evaluation
 # even where learned weights are shipped (today's levels, to measure against)

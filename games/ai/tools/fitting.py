@@ -1,6 +1,6 @@
 """Fit the weights of Hard's multi-player evaluation to self-play games.
 
-``python -m games.ai.fitting --games 1500 --seeds 1 2`` plays Normal against
+``python -m games.ai.tools.fitting --games 1500 --seeds 1 2`` plays Normal against
 itself on 8x8 with three players (random opening moves for variety), keeps
 every position with each player's features and the game's winner (a sole
 first place; shared first places are left out) and fits a *conditional logit*
@@ -24,9 +24,9 @@ import time
 
 from games import Board, Variant
 
-from .bitboard import tables
-from .evaluation import stable_counter
-from .multiplayer import FEATURES, PHASES, choose
+from ..bitboard import tables
+from ..evaluation import stable_counter
+from ..multiplayer import FEATURES, PHASES, choose
 
 SCALE = 1000  # one unit of log-odds = 1000 points of evaluation
 
@@ -150,7 +150,7 @@ def fit_phase(samples, ridge: float = 1.0, iterations: int = 12) -> tuple[list[f
 
 
 def main(argv=None) -> None:
-    ap = argparse.ArgumentParser(prog="python -m games.ai.fitting", description=__doc__.split("\n\n")[0])
+    ap = argparse.ArgumentParser(prog="python -m games.ai.tools.fitting", description=__doc__.split("\n\n")[0])
     ap.add_argument("--games", type=int, default=1500, help="games per seed")
     ap.add_argument("--seeds", type=int, nargs="+", default=[1, 2])
     args = ap.parse_args(argv)

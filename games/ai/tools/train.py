@@ -1,11 +1,11 @@
-"""Fit the learned pattern evaluation from self-play: ``python -m games.ai.train``.
+"""Fit the learned pattern evaluation from self-play: ``python -m games.ai.tools.train``.
 
-    python -m games.ai.train --board 8x8 [--anti] all      # every step below, resumable
-    python -m games.ai.train --board 8x8 selfplay --games 4000 --minutes 50 --jobs 2
-    python -m games.ai.train --board 8x8 testset --count 200
-    python -m games.ai.train --board 8x8 fit            # writes games/ai/weights/8x8.bin
-    python -m games.ai.train --board 8x8 report         # held-out accuracy per empties
-    python -m games.ai.train --board 6x6 perfect        # Hard's moves from 16 empties, checked
+    python -m games.ai.tools.train --board 8x8 [--anti] all      # every step below, resumable
+    python -m games.ai.tools.train --board 8x8 selfplay --games 4000 --minutes 50 --jobs 2
+    python -m games.ai.tools.train --board 8x8 testset --count 200
+    python -m games.ai.tools.train --board 8x8 fit            # writes games/ai/weights/8x8.bin
+    python -m games.ai.tools.train --board 8x8 report         # held-out accuracy per empties
+    python -m games.ai.tools.train --board 6x6 perfect        # Hard's moves from 16 empties, checked
 
 Steps (files under ``--data``, default ``var/ai-train/<board>[-anti]/``):
 
@@ -26,8 +26,7 @@ Steps (files under ``--data``, default ``var/ai-train/<board>[-anti]/``):
   are also played on to the ``--exact`` horizon to give the label the
   training would have given, measuring the labels' noise.  ``--fast`` labels
   them with the solver in C (``fastsolve.py``; needs a C compiler): the same
-  positions and scores, 15-30 times faster (about a second at 20 empties, a
-  minute or more at 24, where the Python solver takes up to hours).  Each
+  positions and scores, many times faster (see benchmarks/README.md).  Each
   solved position is kept at once, so a stopped run (``--minutes``, a kill)
   goes on at the next call with the same positions, and ``report`` already
   counts the solved positions of an unfinished chunk.
@@ -61,11 +60,11 @@ from pathlib import Path
 
 from games import Board, Variant
 
-from .bitboard import tables_for
-from .endgame import EndgameSolver
-from .evaluation import make_evaluator
-from .learned import evaluator_from, weights_path
-from .search import Searcher, to_stones
+from ..bitboard import tables_for
+from ..endgame import EndgameSolver
+from ..evaluation import make_evaluator
+from ..learned import evaluator_from, weights_path
+from ..search import Searcher, to_stones
 
 TEST_SEED = 10**6
 
@@ -339,8 +338,8 @@ def cmd_fit(args) -> None:
         sys.exit('the fit needs numpy and scipy: pip install -e ".[train]"')
     from array import array
 
-    from .learned import Weights, write_weights
-    from .patterns import pattern_set
+    from ..learned import Weights, write_weights
+    from ..patterns import pattern_set
 
     geo = tables_for(args.board)
     ps = pattern_set(geo.lib)
@@ -422,7 +421,7 @@ def cmd_fit(args) -> None:
 
 
 def cmd_report(args) -> None:
-    from .learned import read_weights
+    from ..learned import read_weights
 
     geo = tables_for(args.board)
     d = _data_dir(args)
@@ -466,8 +465,8 @@ def cmd_perfect(args) -> None:
     position's exact value)."""
     import statistics
 
-    from . import OVERHEAD, clock
-    from .levels import BUDGET_SHARE, HARD_DEFAULT_TIME, choose_hard
+    from .. import OVERHEAD, clock
+    from ..levels import BUDGET_SHARE, HARD_DEFAULT_TIME, choose_hard
 
     geo = tables_for(args.board)
     d = _data_dir(args)
@@ -493,7 +492,7 @@ def cmd_perfect(args) -> None:
 
 
 def _play_out_checked(geo, anti, test, limit, choose_hard, share, overhead):
-    from . import clock
+    from .. import clock
 
     moves = first_ok = lost_moves = lost_discs = 0
     first_times, times = [], []
@@ -530,7 +529,7 @@ def _play_out_checked(geo, anti, test, limit, choose_hard, share, overhead):
 
 
 def main(argv=None) -> None:
-    p = argparse.ArgumentParser(prog="python -m games.ai.train", description=__doc__,
+    p = argparse.ArgumentParser(prog="python -m games.ai.tools.train", description=__doc__,
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("step", choices=("all", "selfplay", "testset", "fit", "report", "perfect"))
     p.add_argument("--board", default="8x8", choices=("6x6", "8x8", "10x10", "octagon"))
@@ -541,7 +540,7 @@ def main(argv=None) -> None:
     p.add_argument("--count", type=int, default=200, help="test positions")
     p.add_argument("--test-empties", default="16,20")
     p.add_argument("--fast", action="store_true",
-                   help="testset: label with the exact solver in C (games/ai/fastsolve.c; needs a C "
+                   help="testset: label with the exact solver in C (games/ai/tools/fastsolve.c; needs a C "
                         "compiler): the same scores, 15-30 times faster (24 empties: minutes, not hours)")
     p.add_argument("--random-plies", type=int, default=10)
     p.add_argument("--exact", type=int, default=14, help="solve exactly from this many empties")

@@ -1,10 +1,9 @@
 """The exact endgame solver in C (``fastsolve.c``), for the training command.
 
-``EndgameSolver`` (pure Python) labels positions at 16-20 empties in seconds
-to minutes; at 24 empties it takes up to hours.  The held-out test set at 24 empties
-(``python -m games.ai.train testset --fast``) is labelled by this one: the
-same rules and scores, nearly the same search, 15-30 times the speed (FFO 19
-and 25: 0.07 s and 0.6 s of CPU against 1.0 s and 18.7 s).  It is compiled at
+``EndgameSolver`` (pure Python) is slow at 24 empties.  The held-out test set
+(``python -m games.ai.tools.train testset --fast``) is labelled by this one: the
+same rules and scores, nearly the same search, many times the speed (see
+benchmarks/README.md).  It is compiled at
 first use by the machine's C compiler (``cc``, gcc or clang: it needs
 ``unsigned __int128``) into the temporary directory and loaded with
 ``ctypes``.  The site and the computer players never use it: ``games.ai``
@@ -22,7 +21,7 @@ import tempfile
 from functools import lru_cache
 from pathlib import Path
 
-from .bitboard import Tables
+from ..bitboard import Tables
 
 SOURCE = Path(__file__).with_name("fastsolve.c")
 SQUARES = 128  # the C side's per-square arrays
