@@ -29,7 +29,7 @@ from games.ai.search import Searcher, to_stones  # noqa: E402
 
 def main() -> int:
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("--file", default=str(ROOT.parent / "shared" / "data" / "ffo.txt"))
+    p.add_argument("--file", default=str(ROOT / "tests" / "data" / "ffo.txt"))
     p.add_argument("--ids", default="1-19")
     p.add_argument("--guess-time", type=float, default=0.257)
     args = p.parse_args()

@@ -1,4 +1,4 @@
-"""Exact endgame benchmark on the FFO positions (../shared/data/ffo.txt).
+"""Exact endgame benchmark on the FFO positions (tests/data/ffo.txt).
 
     .venv/bin/python benchmarks/solve.py                 # ids 1-19 (the target set)
     .venv/bin/python benchmarks/solve.py --ids 20-30
@@ -21,7 +21,7 @@ from games.ai.tools.cli import add_solve_arguments, solve  # noqa: E402
 if __name__ == "__main__":
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     add_solve_arguments(p)
-    default = ROOT.parent / "shared" / "data" / "ffo.txt"
+    default = ROOT / "tests" / "data" / "ffo.txt"
     argv = sys.argv[1:]
     if not argv or argv[0].startswith("--"):
         argv = [str(default)] + (argv if argv else ["--ids", "1-19"])

@@ -1,6 +1,5 @@
 """The exact solver against plain minimax on the rules library, and on FFO."""
 
-import os
 from pathlib import Path
 
 import pytest
@@ -79,20 +78,15 @@ def test_solver_windows_are_bounds():
     assert low >= exact - 2  # fail high: a lower bound
 
 
-FFO = Path(__file__).resolve().parents[2].parent / "shared" / "data" / "ffo.txt"
+FFO = Path(__file__).resolve().parents[1] / "data" / "ffo.txt"  # FFO positions 1-59
 
 
 def _ffo_positions():
-    path = Path(os.environ.get("FFO_FILE", FFO))
-    if not path.exists():
-        return []
-    return [p for p in (parse_ffo_line(line) for line in path.read_text().splitlines()) if p]
+    return [p for p in (parse_ffo_line(line) for line in FFO.read_text().splitlines()) if p]
 
 
 def _solve_ffo(ident):
     pos = {p[0]: p for p in _ffo_positions()}
-    if ident not in pos:
-        pytest.skip("ffo.txt not found")
     _, black, white, side, best, score = pos[ident]
     P, O = (black, white) if side == "X" else (white, black)
     geo = tables(get_geometry("8x8"))

@@ -3,7 +3,7 @@ endgames in the ``ffo.txt`` format).
 
     python -m games play --board 8x8 --a hard --b normal --games 100 --time 2
     python -m games play --board 8x8 --players 3 --a hard --b normal --games 30
-    python -m games solve ../shared/data/ffo.txt --ids 1-19
+    python -m games solve tests/data/ffo.txt --ids 1-19
 
 (``python -m games.ai play|solve`` does the same.)
 """
