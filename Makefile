@@ -25,14 +25,18 @@ locale/%.mo: locale/%.po $(VENV)/.installed
 	$(VENV)/bin/pybabel --quiet compile --input-file $< --output-file $@
 
 # --no-compile: Python compiles what it imports anyway; precompiling all of Django
-# and Twisted at install time doubles the install.
-$(VENV)/.installed: pyproject.toml
+# and Twisted at install time doubles the install.  The install builds the compiled
+# search core (games/ai/_core.c, in place; skipped without a C compiler);
+# editable_mode=compat puts the worktree itself on the venv's path, so every
+# process (daphne, Celery workers) imports the same games package and core.
+EDITABLE := --config-settings editable_mode=compat
+$(VENV)/.installed: pyproject.toml games/ai/_core.c
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
-	$(PIP) install --quiet --no-compile --disable-pip-version-check -e .
+	$(PIP) install --quiet --no-compile --disable-pip-version-check $(EDITABLE) -e .
 	touch $@
 
 $(VENV)/.installed-test: pyproject.toml $(VENV)/.installed
-	$(PIP) install --quiet --no-compile --disable-pip-version-check -e ".[test]"
+	$(PIP) install --quiet --no-compile --disable-pip-version-check $(EDITABLE) -e ".[test]"
 	touch $@
 
 # Browser tests drive Debian's Chromium (Playwright's own browser download is not used).

@@ -14,6 +14,8 @@ Modules:
 * ``endgame``    -- exact two-player endgame solver
 * ``multiplayer``-- 3 and 4 players: paranoid search (Normal), opponent-model search (Hard)
 * ``levels``     -- what Easy, Normal and Hard do (two players)
+* ``core``       -- the compiled core (``_core.c``: moves, flips, perft, exact solver) when
+  built, else the pure-Python engine; ``engine_name()`` says which runs
 * ``tools``      -- offline tools the site never imports: the ``play`` and ``solve``
   command line, the match runner, the training of the learned weights
   (``python -m games.ai.tools.train``) and of the 3-4 player weights
@@ -37,13 +39,15 @@ import random
 from . import clock
 
 from .bitboard import Tables, tables
+from .core import engine_name
 from .endgame import EndgameSolver, Timeout
 from .levels import BUDGET_SHARE, CHOOSERS, EVALUATIONS, HARD_DEFAULT_TIME, LEVELS, evaluator
 from .search import Searcher, to_stones
 
-__all__ = ["choose_move", "analyse", "LEVELS", "HARD_DEFAULT_TIME"]
+__all__ = ["choose_move", "analyse", "engine_name", "LEVELS", "HARD_DEFAULT_TIME"]
 
 log = logging.getLogger(__name__)
+_announced = False
 
 # the review's mistake threshold (games.analysis) was set on the hand-made
 # evaluation's scale; the analysis keeps it until that threshold is measured
@@ -87,6 +91,10 @@ def choose_move(board, level: str, *, time_limit: float | None = None, seed=None
     if evaluation not in EVALUATIONS:
         raise ValueError(f"evaluation must be one of {', '.join(EVALUATIONS)}, not {evaluation!r}")
     start = clock.now()
+    global _announced
+    if not _announced:  # once per process: which engine this worker's moves come from
+        _announced = True
+        log.info("computer players run on the %s", engine_name())
     legal = board.legal_moves
     if not legal:
         raise ValueError("the game is over: there is no move to choose")

@@ -30,7 +30,8 @@ from functools import lru_cache
 
 from . import clock
 from .bitboard import Tables
-from .endgame import EndgameSolver, Timeout
+from .core import available as core_available, make_solver
+from .endgame import Timeout
 from .evaluation import make_evaluator
 from .learned import learned_evaluator
 from .search import WIN, Searcher, to_stones
@@ -81,7 +82,7 @@ def _empties(geo: Tables, P: int, O: int) -> int:
 def _solved_move(geo: Tables, P: int, O: int, anti: bool, deadline: float | None) -> int | None:
     """The exact solver's best move, or None when it runs out of time (or has no move)."""
     try:
-        return EndgameSolver(geo, anti=anti, deadline=deadline).solve(P, O)[1]
+        return make_solver(geo, anti=anti, deadline=deadline).solve(P, O)[1]
     except Timeout:
         return None
 
@@ -147,7 +148,7 @@ def choose_hard(geo: Tables, P: int, O: int, anti: bool, rng: random.Random,
         # needs nearly all of the budget at 16 empties)
         share = PRESEARCH_SHARE if len(geo.squares) > 36 else PRESEARCH_SHARE_SMALL
         value, best, _ = searcher.iterate(P, O, deadline=start + budget * share, max_depth=n)
-        solver = EndgameSolver(geo, anti=anti, deadline=deadline)
+        solver = make_solver(geo, anti=anti, deadline=deadline)
         guess = round(to_stones(value))
         try:
             if value >= WIN:
@@ -168,18 +169,20 @@ def choose_hard(geo: Tables, P: int, O: int, anti: bool, rng: random.Random,
 def _solver_horizon(geo: Tables, budget: float) -> tuple[int, int]:
     """(solve exactly at once up to, try the solver up to) empties for a budget.
 
-    Measured on 8x8 (FFO positions, this machine): 12 empties take well under
-    0.1 s; 16 empties take 0.1-0.3 s win/draw/loss and 0.2-3 s exact; 18 take
-    seconds.  Larger boards are slower per node.
+    The pure-Python solver on 8x8 (FFO positions, this machine): 12 empties
+    take well under 0.1 s; 16 empties take 0.1-0.3 s win/draw/loss and 0.2-3 s
+    exact; 18 take seconds.  The compiled core (``core.py``) is about 60 times
+    faster: 16 empties in a few hundredths of a second, 20 empties
+    win/draw/loss within the 2 s budget (see benchmarks/README.md).  Larger
+    boards are slower per node.
     """
     big = len(geo.squares) > 64
-    if budget >= 1.5:
-        to = 16
-    elif budget >= 0.4:
-        to = 15
+    if core_available():
+        now = 16
+        to = 20 if budget >= 1.5 else 18 if budget >= 0.4 else 16
     else:
-        to = 13
-    now = 12
+        now = 12
+        to = 16 if budget >= 1.5 else 15 if budget >= 0.4 else 13
     if big:
         to -= 2
         now -= 2

@@ -117,20 +117,21 @@ def solve(args) -> int:
     from games.rules.geometry import get_geometry
 
     from ..bitboard import tables
-    from ..endgame import EndgameSolver
+    from ..core import engine_name, make_solver
 
     geo = tables(get_geometry("8x8"))
     wanted = parse_ids(args.ids)
     rows = []
     with open(args.file) as fh:
         positions = [p for p in (parse_ffo_line(l) for l in fh) if p]
+    print(f"engine: {engine_name()}")
     print(f"{'id':>4} {'move':>5} {'score':>6} {'expected':>14} {'ok':>3} {'wall s':>7} {'cpu s':>7} {'nodes':>9}")
     bad = 0
     for ident, black, white, side, best, score in positions:
         if wanted is not None and ident not in wanted:
             continue
         P, O = (black, white) if side == "X" else (white, black)
-        solver = EndgameSolver(geo)
+        solver = make_solver(geo)
         t0, c0 = time.monotonic(), time.process_time()
         value, sq = solver.solve(P, O)
         wall, cpu = time.monotonic() - t0, time.process_time() - c0

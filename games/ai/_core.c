@@ -1,0 +1,417 @@
+/* The compiled core of the two-player computer players (CPython extension
+ * ``games.ai._core``, built by ``pip install -e .``): bitboard move
+ * generation and flips, perft, and the exact endgame solver of endgame.py.
+ * games.ai.core wraps it; the pure-Python modules stay the reference it is
+ * tested against (tests/ai/test_core.py) and the fallback without a compiler.
+ *
+ * Same rules and scores as endgame.py: the final disc difference for the side
+ * to move, empties to the winner; in Anti the opponent's stones minus the
+ * mover's (docs of RULES section 4).  The search: null-window probes (MTD(f))
+ * at the root, negamax alpha-beta below with a transposition table, enhanced
+ * transposition cut-offs, fastest-first ordering above SHALLOW empties and
+ * parity-ordered empties below (the solver of games/ai/tools/fastsolve.c).
+ *
+ * Any board of the rules library fits: its bit layout (row by row, a row
+ * stride of width + 1 whose last column is never playable, so a shift never
+ * wraps onto a playable square) takes at most 110 bits, held in an
+ * unsigned __int128.  Blocked and cut squares are simply not in PLAY, so a
+ * shift across them ends the line. */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <stdint.h>
+#include <string.h>
+#include <time.h>
+
+typedef unsigned __int128 u128;
+
+#define INF 1000
+#define SHALLOW 6
+#define TT_BITS 20 /* 2**20 entries of 48 bytes: 48 MiB per process, allocated at the first solve */
+#define ETC_MIN 10
+#define PM_WEIGHT 8
+#define PM_MIN 10
+#define CHECK_EVERY 4095 /* nodes between two looks at the clock */
+
+typedef struct {
+    u128 play, corners, xsq;
+    int dirs[8], run, top, anti;
+    int region[128], prio[128];
+} Geo;
+
+typedef struct { u128 p, o; short lo, hi; unsigned char move, gen; } Entry;
+
+static Entry *TT;
+static unsigned char GEN;
+static long long NODES, MAX_NODES;
+static double DEADLINE;
+static int USE_CPU, ABORTED;
+
+static inline u128 bit(int sq) { return (u128)1 << sq; }
+static inline int count(u128 x) { return __builtin_popcountll((uint64_t)x) + __builtin_popcountll((uint64_t)(x >> 64)); }
+static inline int lowest(u128 x) {
+    uint64_t lo = (uint64_t)x;
+    return lo ? __builtin_ctzll(lo) : 64 + __builtin_ctzll((uint64_t)(x >> 64));
+}
+static inline u128 shift(const Geo *g, u128 x, int d) { return (d > 0 ? x << d : x >> -d) & g->play; }
+
+static u128 moves(const Geo *g, u128 P, u128 O) {
+    u128 empty = g->play & ~(P | O), m = 0;
+    for (int k = 0; k < 8; k++) {
+        int d = g->dirs[k];
+        u128 x = shift(g, P, d) & O;
+        for (int i = 0; i < g->run; i++) x |= shift(g, x, d) & O;
+        m |= shift(g, x, d) & empty;
+    }
+    return m;
+}
+
+static u128 around(const Geo *g, u128 x) {
+    u128 r = 0;
+    for (int k = 0; k < 8; k++) r |= shift(g, x, g->dirs[k]);
+    return r;
+}
+
+static u128 flips(const Geo *g, int sq, u128 P, u128 O) {
+    u128 f = 0, b = bit(sq);
+    for (int k = 0; k < 8; k++) {
+        int d = g->dirs[k];
+        u128 run = 0, x = shift(g, b, d);
+        while (x & O) { run |= x; x = shift(g, x, d); }
+        if (x & P) f |= run;
+    }
+    return f;
+}
+
+static long long perft(const Geo *g, u128 P, u128 O, int depth) {
+    u128 m = moves(g, P, O);
+    if (depth == 1) return m ? count(m) : 1; /* a pass or a finished game is one leaf */
+    if (!m) return moves(g, O, P) ? perft(g, O, P, depth - 1) : 1;
+    long long total = 0;
+    for (; m; m &= m - 1) {
+        int sq = lowest(m);
+        u128 f = flips(g, sq, P, O);
+        total += perft(g, O & ~f, P | f | bit(sq), depth - 1);
+    }
+    return total;
+}
+
+static int final_score(const Geo *g, u128 P, u128 O) {
+    int d = count(P) - count(O);
+    if (g->anti) return -d;
+    int e = g->top - count(P | O);
+    return d > 0 ? d + e : d < 0 ? d - e : 0;
+}
+
+static double clock_now(void) {
+    struct timespec ts;
+    clock_gettime(USE_CPU ? CLOCK_PROCESS_CPUTIME_ID : CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+/* Out of time or nodes: every search below unwinds at once, the root keeps
+ * only what finished probes proved. */
+static inline int out_of_budget(void) {
+    if (ABORTED) return 1;
+    if (MAX_NODES >= 0 && NODES > MAX_NODES) return ABORTED = 1;
+    if (DEADLINE > 0 && !(NODES & CHECK_EVERY) && clock_now() > DEADLINE) return ABORTED = 1;
+    return 0;
+}
+
+static Entry *slot(u128 P, u128 O) {
+    uint64_t h = (uint64_t)P * 0x9E3779B97F4A7C15ull ^ (uint64_t)(P >> 64) * 0xC2B2AE3D27D4EB4Full
+               ^ (uint64_t)O * 0x165667B19E3779F9ull ^ (uint64_t)(O >> 64) * 0xD6E8FEB86659FD93ull;
+    return &TT[(h ^ (h >> 29)) & ((1u << TT_BITS) - 1)];
+}
+
+static inline int hit(const Entry *e, u128 P, u128 O) { return e->gen == GEN && e->p == P && e->o == O; }
+
+/* Few empties: no move generation, the empty squares (parity-ordered) tried directly. */
+static int shallow(const Geo *g, u128 P, u128 O, int alpha, int beta, const int *sq, int n, int passed) {
+    NODES++;
+    int best = -INF, rest[SHALLOW];
+    for (int i = 0; i < n; i++) {
+        u128 f = flips(g, sq[i], P, O);
+        if (!f) continue;
+        u128 b = bit(sq[i]);
+        int v;
+        if (n == 1) {
+            v = final_score(g, P | f | b, O ^ f);
+        } else {
+            for (int j = 0, k = 0; j < n; j++) if (j != i) rest[k++] = sq[j];
+            v = -shallow(g, O ^ f, P | f | b, -beta, -alpha, rest, n - 1, 0);
+        }
+        if (v > best) {
+            best = v;
+            if (v > alpha) { alpha = v; if (v >= beta) return v; }
+        }
+    }
+    if (best == -INF) {
+        if (passed) return final_score(g, P, O);
+        return -shallow(g, O, P, -beta, -alpha, sq, n, 1);
+    }
+    return best;
+}
+
+static int ordered_empties(const Geo *g, u128 empty, int *sq) {
+    int n = 0, odd = 0;
+    for (u128 e = empty; e; e &= e - 1) { sq[n] = lowest(e); odd ^= 1 << g->region[sq[n]]; n++; }
+    int key[SHALLOW];
+    for (int i = 0; i < n; i++) key[i] = ((odd >> g->region[sq[i]] & 1) ? 0 : 4) + g->prio[sq[i]];
+    for (int i = 1; i < n; i++)
+        for (int j = i; j > 0 && key[j - 1] > key[j]; j--) {
+            int t = key[j]; key[j] = key[j - 1]; key[j - 1] = t;
+            t = sq[j]; sq[j] = sq[j - 1]; sq[j - 1] = t;
+        }
+    return n;
+}
+
+typedef struct { int key, sq; u128 p, o; } Child;
+
+static int children(const Geo *g, u128 P, u128 O, u128 mv, int n, int tt_move, Child *c) {
+    int k = 0;
+    for (; mv; mv &= mv - 1) {
+        int sq = lowest(mv);
+        u128 f = flips(g, sq, P, O), b = bit(sq);
+        c[k].sq = sq; c[k].p = P | f | b; c[k].o = O ^ f;
+        if (sq == tt_move) {
+            c[k].key = -1000 * INF;
+        } else {
+            u128 om = moves(g, c[k].o, c[k].p);
+            c[k].key = count(om) * 16 + count(om & g->corners) * 32 - ((b & g->corners) ? 24 : 0)
+                     + ((g->xsq >> sq) & 1) * 8
+                     + (n > PM_MIN ? count(around(g, c[k].p) & g->play & ~(c[k].p | c[k].o)) * PM_WEIGHT : 0);
+        }
+        k++;
+    }
+    for (int i = 1; i < k; i++)
+        for (int j = i; j > 0 && c[j - 1].key > c[j].key; j--) { Child t = c[j]; c[j] = c[j - 1]; c[j - 1] = t; }
+    return k;
+}
+
+static int search(const Geo *g, u128 P, u128 O, int alpha, int beta, int n, int passed) {
+    if (out_of_budget()) return 0;
+    if (n <= SHALLOW) {
+        int sq[SHALLOW];
+        int k = ordered_empties(g, g->play & ~(P | O), sq);
+        return shallow(g, P, O, alpha, beta, sq, k, passed);
+    }
+    NODES++;
+    Entry *e = slot(P, O);
+    int tt_move = -1;
+    if (hit(e, P, O)) {
+        tt_move = e->move;
+        if (e->lo >= beta) return e->lo;
+        if (e->hi <= alpha) return e->hi;
+        if (e->lo > alpha) alpha = e->lo;
+        if (e->hi < beta) beta = e->hi;
+        if (alpha >= beta) return alpha;
+    }
+    if (!g->anti) { /* a corner is never flipped: each one held bounds the score */
+        int ub = g->top - 2 * count(O & g->corners);
+        if (ub <= alpha) return ub;
+        int lb = 2 * count(P & g->corners) - g->top;
+        if (lb >= beta) return lb;
+    }
+    u128 mv = moves(g, P, O);
+    if (!mv) {
+        if (passed || !moves(g, O, P)) return final_score(g, P, O);
+        return -search(g, O, P, -beta, -alpha, n, 1);
+    }
+    Child c[100]; /* more than any board's legal moves */
+    if (n > ETC_MIN) { /* a child the table already proves good enough: cut at once */
+        for (u128 m = mv; m; m &= m - 1) {
+            int sq = lowest(m);
+            u128 f = flips(g, sq, P, O), cp = P | f | bit(sq), co = O ^ f;
+            Entry *ce = slot(co, cp);
+            if (hit(ce, co, cp) && -ce->hi >= beta) return -ce->hi;
+        }
+    }
+    int k = children(g, P, O, mv, n, tt_move, c);
+    int alpha0 = alpha, best = -INF, best_sq = -1;
+    for (int i = 0; i < k; i++) {
+        int v;
+        if (i == 0) {
+            v = -search(g, c[i].o, c[i].p, -beta, -alpha, n - 1, 0);
+        } else {
+            v = -search(g, c[i].o, c[i].p, -alpha - 1, -alpha, n - 1, 0);
+            if (alpha < v && v < beta) v = -search(g, c[i].o, c[i].p, -beta, -v, n - 1, 0);
+        }
+        if (ABORTED) return 0;
+        if (v > best) {
+            best = v; best_sq = c[i].sq;
+            if (v > alpha) { alpha = v; if (v >= beta) break; }
+        }
+    }
+    int same = hit(e, P, O);
+    short lo = same ? e->lo : -INF, hi = same ? e->hi : INF;
+    if (best <= alpha0) hi = best;
+    else if (best >= beta) lo = best;
+    else lo = hi = best;
+    e->p = P; e->o = O; e->lo = lo; e->hi = hi; e->move = best_sq; e->gen = GEN;
+    return best;
+}
+
+/* Null-window probe at the root: is the value at least t?  The root's moves
+ * are searched here (not through the table), so a fail-high names the move
+ * that proves it. */
+static int probe(const Geo *g, u128 P, u128 O, int t, int n, int first, int *proof_sq) {
+    NODES++;
+    Child c[100];
+    int k = children(g, P, O, moves(g, P, O), n, first, c), best = -INF;
+    for (int i = 0; i < k; i++) {
+        int v = -search(g, c[i].o, c[i].p, -t, -t + 1, n - 1, 0);
+        if (ABORTED) return 0;
+        if (v > best) best = v;
+        if (v >= t) { *proof_sq = c[i].sq; return v; }
+    }
+    return best;
+}
+
+/* ------------------------------------------------------------ Python side */
+
+static int to_u128(PyObject *x, u128 *out) {
+    unsigned char buf[16];
+    if (!PyLong_Check(x)) { PyErr_SetString(PyExc_TypeError, "a bitboard must be an int"); return 0; }
+    if (_PyLong_AsByteArray((PyLongObject *)x, buf, 16, 1, 0) < 0) return 0;
+    u128 v = 0;
+    for (int i = 15; i >= 0; i--) v = v << 8 | buf[i];
+    *out = v;
+    return 1;
+}
+
+static PyObject *from_u128(u128 v) {
+    unsigned char buf[16];
+    for (int i = 0; i < 16; i++) { buf[i] = (unsigned char)v; v >>= 8; }
+    return _PyLong_FromByteArray(buf, 16, 1, 0);
+}
+
+typedef struct { PyObject_HEAD Geo g; } CoreObject;
+
+static int Core_init(CoreObject *self, PyObject *args, PyObject *kw) {
+    static char *names[] = {"playable", "corners", "x_squares", "stride", "longest", "region", "priority", "anti", NULL};
+    PyObject *play, *corners, *xsq, *region, *prio;
+    int stride, longest, anti;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "OOOiiOOp", names, &play, &corners, &xsq, &stride, &longest,
+                                     &region, &prio, &anti))
+        return -1;
+    Geo *g = &self->g;
+    if (!to_u128(play, &g->play) || !to_u128(corners, &g->corners) || !to_u128(xsq, &g->xsq)) return -1;
+    int d[8] = {1, -1, stride, -stride, stride + 1, -stride - 1, stride - 1, -stride + 1};
+    memcpy(g->dirs, d, sizeof d);
+    g->run = longest > 3 ? longest - 3 : 0;
+    g->top = count(g->play);
+    g->anti = anti;
+    PyObject *seqs[2] = {region, prio};
+    int *dst[2] = {g->region, g->prio};
+    for (int s = 0; s < 2; s++) {
+        PyObject *fast = PySequence_Fast(seqs[s], "region and priority must be sequences");
+        if (!fast) return -1;
+        Py_ssize_t n = PySequence_Fast_GET_SIZE(fast);
+        memset(dst[s], 0, 128 * sizeof(int));
+        for (Py_ssize_t i = 0; i < n && i < 128; i++) {
+            long v = PyLong_AsLong(PySequence_Fast_GET_ITEM(fast, i));
+            if (v == -1 && PyErr_Occurred()) { Py_DECREF(fast); return -1; }
+            dst[s][i] = (int)v;
+        }
+        Py_DECREF(fast);
+    }
+    return 0;
+}
+
+static PyObject *Core_moves(CoreObject *self, PyObject *args) {
+    PyObject *p, *o;
+    u128 P, O;
+    if (!PyArg_ParseTuple(args, "OO", &p, &o) || !to_u128(p, &P) || !to_u128(o, &O)) return NULL;
+    return from_u128(moves(&self->g, P, O));
+}
+
+static PyObject *Core_flips(CoreObject *self, PyObject *args) {
+    PyObject *p, *o;
+    int sq;
+    u128 P, O;
+    if (!PyArg_ParseTuple(args, "iOO", &sq, &p, &o) || !to_u128(p, &P) || !to_u128(o, &O)) return NULL;
+    if (sq < 0 || sq > 127) { PyErr_SetString(PyExc_ValueError, "square out of range"); return NULL; }
+    return from_u128(flips(&self->g, sq, P, O));
+}
+
+static PyObject *Core_perft(CoreObject *self, PyObject *args) {
+    PyObject *p, *o;
+    int depth;
+    u128 P, O;
+    if (!PyArg_ParseTuple(args, "OOi", &p, &o, &depth) || !to_u128(p, &P) || !to_u128(o, &O)) return NULL;
+    if (depth < 1) return PyLong_FromLong(1);
+    long long n;
+    Py_BEGIN_ALLOW_THREADS
+    n = perft(&self->g, P, O, depth);
+    Py_END_ALLOW_THREADS
+    return PyLong_FromLongLong(n);
+}
+
+/* probe(P, O, t, seconds, cpu_clock, max_nodes, fresh) -> (r, proof_move, nodes, finished):
+ * is the value at least t?  r >= t: the value is at least r, and proof_move
+ * reaches it; r < t: the value is at most r.  Not finished: out of time
+ * (seconds > 0) or nodes (max_nodes >= 0), r means nothing.  fresh starts a
+ * new table generation (a new position); probes of one solve share the table,
+ * this process's one (module state, used under the GIL).  The mover must
+ * have a move, or the game be over. */
+static PyObject *Core_probe(CoreObject *self, PyObject *args) {
+    PyObject *p, *o;
+    int t, cpu, fresh;
+    double seconds;
+    long long max_nodes;
+    u128 P, O;
+    if (!PyArg_ParseTuple(args, "OOidpLp", &p, &o, &t, &seconds, &cpu, &max_nodes, &fresh)
+        || !to_u128(p, &P) || !to_u128(o, &O))
+        return NULL;
+    const Geo *g = &self->g;
+    if (!TT) {
+        TT = PyMem_RawCalloc((size_t)1 << TT_BITS, sizeof(Entry));
+        if (!TT) return PyErr_NoMemory();
+        GEN = 0;
+    }
+    if (fresh && ++GEN == 0) { memset(TT, 0, ((size_t)1 << TT_BITS) * sizeof(Entry)); GEN = 1; }
+    if (!moves(g, P, O)) {
+        if (moves(g, O, P)) { PyErr_SetString(PyExc_ValueError, "the mover must pass"); return NULL; }
+        return Py_BuildValue("iiLO", final_score(g, P, O), -1, 0LL, Py_True);
+    }
+    USE_CPU = cpu;
+    NODES = 0;
+    MAX_NODES = max_nodes;
+    ABORTED = 0;
+    DEADLINE = seconds > 0 ? clock_now() + seconds : 0;
+    int sq = -1, n = g->top - count(P | O);
+    int r = probe(g, P, O, t, n, -1, &sq);
+    return Py_BuildValue("iiLO", r, sq, NODES, ABORTED ? Py_False : Py_True);
+}
+
+static PyMethodDef Core_methods[] = {
+    {"moves", (PyCFunction)Core_moves, METH_VARARGS, "moves(P, O): the mover's legal squares as a bitboard"},
+    {"flips", (PyCFunction)Core_flips, METH_VARARGS, "flips(square, P, O): the stones a move at square turns"},
+    {"perft", (PyCFunction)Core_perft, METH_VARARGS, "perft(P, O, depth): leaves of the game tree (a pass is a ply)"},
+    {"probe", (PyCFunction)Core_probe, METH_VARARGS,
+     "probe(P, O, t, seconds, cpu_clock, max_nodes, fresh) -> (r, proof_move, nodes, finished)"},
+    {NULL, NULL, 0, NULL},
+};
+
+static PyTypeObject CoreType = {
+    PyVarObject_HEAD_INIT(NULL, 0)
+    .tp_name = "games.ai._core.Core",
+    .tp_basicsize = sizeof(CoreObject),
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_doc = "One board's geometry: Core(playable, corners, x_squares, stride, longest, region, priority, anti)",
+    .tp_new = PyType_GenericNew,
+    .tp_init = (initproc)Core_init,
+    .tp_methods = Core_methods,
+};
+
+static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "games.ai._core", "The compiled search core.", -1, NULL};
+
+PyMODINIT_FUNC PyInit__core(void) {
+    if (PyType_Ready(&CoreType) < 0) return NULL;
+    PyObject *m = PyModule_Create(&module);
+    if (!m) return NULL;
+    Py_INCREF(&CoreType);
+    if (PyModule_AddObject(m, "Core", (PyObject *)&CoreType) < 0) { Py_DECREF(&CoreType); Py_DECREF(m); return NULL; }
+    PyModule_AddIntConstant(m, "TABLE_BYTES", (long)(((size_t)1 << TT_BITS) * sizeof(Entry)));
+    return m;
+}

@@ -1,0 +1,148 @@
+"""Which engine runs: the compiled core (``games.ai._core``, built from
+``_core.c`` by ``pip install -e .``) or the pure-Python one.
+
+Without a compiler (or in a bare ``python3`` on a fresh checkout) the
+extension is missing and everything runs on the Python modules, which stay the
+reference the core is tested against (``tests/ai/test_core.py``).
+``GAMES_AI_ENGINE=python`` forces the Python engine (to compare the two);
+``GAMES_AI_REQUIRE_CORE=1`` makes a missing core an error at import (CI).
+
+``CoreSolver`` is ``endgame.EndgameSolver``'s interface on the compiled
+solver: the same exact scores, found by null-window probes (MTD(f)) driven
+from here, each probe searched in C.
+"""
+
+from __future__ import annotations
+
+import os
+from functools import lru_cache
+
+from . import clock
+from .bitboard import Tables
+from .endgame import INF, Timeout
+
+try:
+    from . import _core
+except ImportError:  # no compiler at install, or a bare checkout
+    _core = None
+if os.environ.get("GAMES_AI_ENGINE") == "python":
+    _core = None
+if _core is None and os.environ.get("GAMES_AI_REQUIRE_CORE") == "1":
+    raise ImportError("GAMES_AI_REQUIRE_CORE=1 but the compiled core games.ai._core is not built "
+                      "(pip install -e . builds it)")
+
+# the C solver's transposition table: one per process, allocated at its first solve
+TABLE_BYTES = _core.TABLE_BYTES if _core else 0
+
+
+def available() -> bool:
+    return _core is not None
+
+
+def engine_name() -> str:
+    """What a worker's computer players run on, for the log and /healthz."""
+    return "compiled core (games.ai._core)" if _core else "pure Python"
+
+
+@lru_cache(maxsize=64)
+def core_for(geo: Tables, anti: bool):
+    """The compiled core set up for a board (``None`` without the core)."""
+    if _core is None:
+        return None
+    return _core.Core(geo.playable, geo.corners, geo.x_squares, geo.stride, max(geo.width, geo.height),
+                      list(geo.region_of), list(geo.shallow_priority), anti)
+
+
+class CoreSolver:
+    """Exact two-player endgame solver on the compiled core, with the
+    interface of ``EndgameSolver`` that the levels use (``solve``, ``value``,
+    ``solve_exact``, ``solve_from_guess``, ``proven``, ``nodes``)."""
+
+    def __init__(self, geo: Tables, *, anti: bool = False, deadline: float | None = None,
+                 max_nodes: int | None = None):
+        self.geo = geo
+        self.core = core_for(geo, anti)
+        self.deadline = deadline
+        self.max_nodes = max_nodes
+        self.nodes = 0
+        self.top = geo.playable.bit_count()
+        self.proven: tuple[int, int | None] = (-INF, None)
+        self._fresh = True
+
+    def _probe(self, P: int, O: int, t: int) -> tuple[int, int | None]:
+        """(r, move): r >= t, value >= r (move reaches it); r < t, value <= r."""
+        if not self.core.moves(P, O) and self.core.moves(O, P):
+            # a pass: value(P) >= t exactly when value(O) <= -t, i.e. not >= 1 - t
+            r, _ = self._probe(O, P, 1 - t)
+            return -r, None
+        seconds = 0.0
+        if self.deadline is not None:
+            seconds = max(1e-9, self.deadline - clock.now())
+        nodes_left = -1 if self.max_nodes is None else max(0, self.max_nodes - self.nodes)
+        r, sq, nodes, finished = self.core.probe(P, O, t, seconds, clock.cpu_clock(), nodes_left, self._fresh)
+        self._fresh = False
+        self.nodes += nodes
+        if not finished:
+            raise Timeout
+        return r, (sq if sq >= 0 else None)
+
+    def solve(self, P: int, O: int, alpha: int = -INF, beta: int = INF) -> tuple[int, int | None]:
+        """Exact value for the mover and a best move (``None``: a pass or the
+        end).  Always the exact value, which is also a bound for any window."""
+        self._fresh = True
+        return self.solve_exact(P, O, 0, -self.top, self.top)
+
+    def value(self, P: int, O: int) -> int:
+        return self.solve(P, O)[0]
+
+    def solve_exact(self, P: int, O: int, guess: int = 0, lo: int = -INF, hi: int = INF,
+                    move: int | None = None) -> tuple[int, int | None]:
+        """``EndgameSolver.solve_exact``: MTD(f) from ``guess`` between the
+        proven bounds ``lo``/``hi``; on a timeout ``proven`` is the best
+        (lower bound, move) proven so far."""
+        lo, hi = max(lo, -self.top), min(hi, self.top)
+        fallback = move
+        self.proven = (lo, move)
+        step = 1
+        while lo < hi:
+            t = lo + 1 if guess <= lo else hi if guess > hi else guess
+            v, sq = self._probe(P, O, t)
+            if v >= t:
+                lo, move = v, sq
+                self.proven = (lo, move)
+                guess = v + step
+                step *= 2
+            else:
+                hi = v
+                guess = v if step == 1 else (lo + v + 1) // 2
+                step = 1
+        if move is None and fallback is None:
+            move = self._any_move(P, O)
+        return lo, (move if move is not None else fallback)
+
+    def solve_from_guess(self, P: int, O: int, guess: int) -> tuple[int, int | None]:
+        """Win/draw/loss first (two probes), then the exact score from ``guess``."""
+        self._fresh = True
+        self.proven = (-INF, None)
+        v, sq = self._probe(P, O, 0)
+        if v < 0:  # a loss: every move reaches the lowest bound
+            return self.solve_exact(P, O, guess, -INF, v, None)
+        self.proven = (0, sq)
+        w, wsq = self._probe(P, O, 1)
+        if w < 1:
+            return 0, sq
+        return self.solve_exact(P, O, guess, w, INF, wsq)
+
+    def _any_move(self, P: int, O: int) -> int | None:
+        mv = self.core.moves(P, O)
+        return (mv & -mv).bit_length() - 1 if mv else None
+
+
+def make_solver(geo: Tables, *, anti: bool = False, deadline: float | None = None,
+                max_nodes: int | None = None):
+    """The exact solver of the engine in use."""
+    if _core is not None:
+        return CoreSolver(geo, anti=anti, deadline=deadline, max_nodes=max_nodes)
+    from .endgame import EndgameSolver
+
+    return EndgameSolver(geo, anti=anti, deadline=deadline, max_nodes=max_nodes)

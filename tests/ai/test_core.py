@@ -1,0 +1,156 @@
+"""The compiled core (games.ai._core) against the pure-Python engine, its
+reference: the same legal moves and flips on every board, the same perft, the
+same exact endgame scores (random endgames of every board and rule set, FFO),
+and the levels using it.  GAMES_AI_REQUIRE_CORE=1 (CI) makes its absence a
+failure instead of a skip."""
+
+import os
+import random
+
+import pytest
+
+from games import Board
+from games.ai import choose_move, core
+from games.ai.bitboard import tables, tables_for
+from games.ai.endgame import EndgameSolver
+from games.rules.perft import perft_plain
+
+from .conftest import make_variant
+from .test_endgame import _ffo_positions, endgame_board
+
+REQUIRED = os.environ.get("GAMES_AI_REQUIRE_CORE") == "1"
+
+
+def test_the_compiled_core_is_in_use_when_required():
+    if not REQUIRED:
+        pytest.skip("GAMES_AI_REQUIRE_CORE is not set (CI sets it)")
+    assert core.available()
+    assert core.engine_name() == "compiled core (games.ai._core)"
+    from games.ai.levels import make_solver
+
+    assert isinstance(make_solver(tables_for("8x8")), core.CoreSolver)
+
+
+@pytest.fixture(autouse=True)
+def compiled(request):
+    if request.node.name.startswith("test_the_compiled_core_is_in_use"):
+        return
+    if not core.available():
+        pytest.skip("the compiled core is not built (pip install -e . builds it)")
+
+
+BOARDS = [
+    dict(board="6x6"),
+    dict(board="8x8"),
+    dict(board="10x10"),
+    dict(board="octagon"),
+    dict(board="8x8", blocked=6, seed=5),
+    dict(board="10x10", blocked=4, seed=3),
+    dict(board="octagon", blocked=2, seed=1),
+    dict(board="6x6", blocked=2, seed=7),
+]
+SOLVE_CASES = BOARDS + [dict(board=c["board"], anti=True) for c in BOARDS[:4]]
+
+
+def ids(c):
+    return "-".join(f"{k}={v}" for k, v in c.items())
+
+
+@pytest.mark.parametrize("case", BOARDS, ids=ids)
+def test_moves_and_flips_agree_along_random_games(case):
+    variant = make_variant(**case)
+    geo = tables(variant.geometry)
+    c = core.core_for(geo, False)
+    positions = 0
+    for seed in range(12):
+        rng = random.Random(seed)
+        board = Board(variant)
+        while not board.is_game_over():
+            t = board.turn_index
+            P, O = board.bits[t], board.bits[1 - t]
+            mv = geo.moves(P, O)
+            assert c.moves(P, O) == mv
+            m = mv
+            while m:
+                b = m & -m
+                m ^= b
+                assert c.flips(b.bit_length() - 1, P, O) == geo.flips(b, P, O)
+            positions += 1
+            board.push(rng.choice(board.legal_moves))
+    assert positions > 300
+
+
+@pytest.mark.parametrize("case,depth", [(dict(board="8x8"), 6), (dict(board="6x6"), 7),
+                                        (dict(board="10x10"), 4), (dict(board="octagon"), 5),
+                                        (dict(board="8x8", blocked=6, seed=5), 5)], ids=str)
+def test_perft_agrees_with_the_rules_library(case, depth):
+    variant = make_variant(**case)
+    board = Board(variant)
+    geo = tables(variant.geometry)
+    t = board.turn_index
+    expected = perft_plain(board, depth)
+    assert core.core_for(geo, False).perft(board.bits[t], board.bits[1 - t], depth) == expected
+
+
+@pytest.mark.parametrize("case", SOLVE_CASES, ids=ids)
+def test_exact_scores_agree_on_random_endgames(case):
+    variant = make_variant(**case)
+    geo = tables(variant.geometry)
+    anti = variant.anti
+    checked = 0
+    for seed in range(10):
+        board = endgame_board(variant, 9 + seed % 4, 1000 + seed)
+        if board.is_game_over():
+            continue
+        t = board.turn_index
+        P, O = board.bits[t], board.bits[1 - t]
+        value, sq = core.CoreSolver(geo, anti=anti).solve(P, O)
+        assert value == EndgameSolver(geo, anti=anti).value(P, O), board.render()
+        if sq is None:  # a pass
+            assert not geo.moves(P, O)
+        else:  # the move it names reaches the value
+            b = 1 << sq
+            f = geo.flips(b, P, O)
+            assert -EndgameSolver(geo, anti=anti).value(O ^ f, P | f | b) == value
+        checked += 1
+    assert checked >= 6
+
+
+def test_the_published_ffo_scores_and_moves():
+    positions = [p for p in _ffo_positions() if int(p[0]) <= 24]  # 14 to 20 empties
+    assert len(positions) == 24
+    geo = tables_for("8x8")
+    for ident, black, white, side, best, score in positions:
+        P, O = (black, white) if side == "X" else (white, black)
+        solver = core.CoreSolver(geo)
+        value, sq = solver.solve(P, O)
+        assert value == score, ident
+        assert geo.name(sq) in best, ident
+        assert core.CoreSolver(geo).solve_from_guess(P, O, score + 5)[0] == score, ident
+
+
+def test_a_node_budget_stops_the_solver_keeping_what_it_proved():
+    geo = tables_for("8x8")
+    ident, black, white, side, best, score = [p for p in _ffo_positions() if p[0] == "40"][0]
+    solver = core.CoreSolver(geo, max_nodes=200_000)
+    with pytest.raises(core.Timeout):
+        solver.solve_from_guess(black, white, 30)
+    assert solver.proven[0] <= score and 0 < solver.nodes < 201_000
+
+
+@pytest.mark.parametrize("case", [dict(board="8x8"), dict(board="8x8", anti=True), dict(board="10x10"),
+                                  dict(board="octagon")], ids=ids)
+def test_hard_plays_an_exactly_best_move_from_the_cores_horizon(case):
+    variant = make_variant(**case)
+    geo = tables(variant.geometry)
+    for seed in range(3):
+        board = endgame_board(variant, 12, 50 + seed)
+        if board.is_game_over() or board.legal_moves == ["pass"]:
+            continue
+        t = board.turn_index
+        P, O = board.bits[t], board.bits[1 - t]
+        exact = EndgameSolver(geo, anti=variant.anti).value(P, O)
+        move = choose_move(board, "hard", time_limit=2.0, seed=seed)
+        b = 1 << geo.index[move]
+        f = geo.flips(b, P, O)
+        assert -core.CoreSolver(geo, anti=variant.anti).value(O ^ f, P | f | b) == exact
