@@ -9,7 +9,7 @@
  * mover's (docs of RULES section 4).  The search: null-window probes (MTD(f))
  * at the root, negamax alpha-beta below with a transposition table, enhanced
  * transposition cut-offs, fastest-first ordering above SHALLOW empties and
- * parity-ordered empties below (the solver of games/ai/tools/fastsolve.c).
+ * parity-ordered empties below.
  *
  * Any board of the rules library fits: its bit layout (row by row, a row
  * stride of width + 1 whose last column is never playable, so a shift never

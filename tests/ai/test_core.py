@@ -13,6 +13,7 @@ from games import Board
 from games.ai import choose_move, core
 from games.ai.bitboard import tables, tables_for
 from games.ai.endgame import EndgameSolver
+from games.ai.tools.train import main, read_positions
 from games.rules.perft import perft_plain
 
 from .conftest import make_variant
@@ -154,3 +155,18 @@ def test_hard_plays_an_exactly_best_move_from_the_cores_horizon(case):
         b = 1 << geo.index[move]
         f = geo.flips(b, P, O)
         assert -core.CoreSolver(geo, anti=variant.anti).value(O ^ f, P | f | b) == exact
+
+
+def test_a_test_set_labelled_by_the_core_is_the_one_labelled_in_python(tmp_path, capsys):
+    common = ["testset", "--board", "6x6", "--count", "10", "--test-empties", "12,14", "--exact", "10"]
+    main(common + ["--data", str(tmp_path / "py")])
+    main(common + ["--data", str(tmp_path / "c"), "--fast"])
+    python_rows = read_positions(sorted((tmp_path / "py" / "6x6").glob("test-*.txt")))
+    c_rows = read_positions(sorted((tmp_path / "c" / "6x6").glob("test-*.txt")))
+    assert c_rows == python_rows and len(c_rows) == 10
+    # without training data the report scales the hand-made evaluation on the test set
+    capsys.readouterr()
+    main(["report", "--board", "6x6", "--data", str(tmp_path / "c")])
+    out = capsys.readouterr().out
+    assert "scaled on the test set itself" in out
+    assert [line.split()[:2] for line in out.splitlines()[2:]] == [["12", "5"], ["14", "5"]]

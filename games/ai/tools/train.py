@@ -25,8 +25,9 @@ Steps (files under ``--data``, default ``var/ai-train/<board>[-anti]/``):
   ``--test-empties``) empties, each position solved exactly; the same games
   are also played on to the ``--exact`` horizon to give the label the
   training would have given, measuring the labels' noise.  ``--fast`` labels
-  them with the solver in C (``fastsolve.py``; needs a C compiler): the same
-  positions and scores, many times faster (see benchmarks/README.md).  Each
+  them with the compiled core's solver (``games.ai.core``; built by ``pip install
+  -e .``): the same positions and scores, many times faster (see
+  benchmarks/README.md).  Each
   solved position is kept at once, so a stopped run (``--minutes``, a kill)
   goes on at the next call with the same positions, and ``report`` already
   counts the solved positions of an unfinished chunk.
@@ -162,12 +163,14 @@ def selfplay_chunk(args) -> str:
 
 
 def exact_solver(geo, anti: bool, fast: bool):
-    """A fresh exact solver: the C one (``fastsolve``) when ``fast``; both give
+    """A fresh exact solver: the compiled core's when ``fast``; both give
     ``value(P, O)``, the same exact scores."""
     if fast:
-        from .fastsolve import FastSolver
+        from .. import core
 
-        return FastSolver(geo, anti=anti)
+        if not core.available():
+            raise SystemExit("--fast needs the compiled core (games/ai/_core.c): pip install -e . builds it")
+        return core.CoreSolver(geo, anti=anti)
     return EndgameSolver(geo, anti=anti)
 
 
@@ -540,8 +543,8 @@ def main(argv=None) -> None:
     p.add_argument("--count", type=int, default=200, help="test positions")
     p.add_argument("--test-empties", default="16,20")
     p.add_argument("--fast", action="store_true",
-                   help="testset: label with the exact solver in C (games/ai/tools/fastsolve.c; needs a C "
-                        "compiler): the same scores, 15-30 times faster (24 empties: minutes, not hours)")
+                   help="testset: label with the compiled core's exact solver (games/ai/_core.c): "
+                        "the same scores, many times faster")
     p.add_argument("--random-plies", type=int, default=10)
     p.add_argument("--exact", type=int, default=14, help="solve exactly from this many empties")
     p.add_argument("--temperature", type=float, default=150.0, help="softmax temperature, centi-discs")
