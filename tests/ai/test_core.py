@@ -170,3 +170,25 @@ def test_a_test_set_labelled_by_the_core_is_the_one_labelled_in_python(tmp_path,
     out = capsys.readouterr().out
     assert "scaled on the test set itself" in out
     assert [line.split()[:2] for line in out.splitlines()[2:]] == [["12", "5"], ["14", "5"]]
+
+
+@pytest.mark.slow
+def test_hard_keeps_a_proven_win_or_draw_from_the_cores_wider_horizon():
+    """FFO positions of 17-19 empties, past the Python engine's solving horizon
+    (16): Hard's move keeps the position's win, draw or loss, within its time."""
+    geo = tables_for("8x8")
+    from games.ai.levels import choose_hard
+    from games.ai import clock
+
+    for ident, black, white, side, _, score in _ffo_positions():
+        if ident not in ("22", "23", "24", "25"):
+            continue
+        P, O = (black, white) if side == "X" else (white, black)
+        assert 17 <= 64 - (P | O).bit_count() <= 19
+        start = clock.now()
+        sq = choose_hard(geo, P, O, False, random.Random(0), start + 1.7)
+        assert clock.now() - start < 2.0, ident
+        b = 1 << sq
+        f = geo.flips(b, P, O)
+        value = -core.CoreSolver(geo).value(O ^ f, P | f | b)
+        assert (value > 0) == (score > 0) and (value < 0) == (score < 0), ident
