@@ -32,9 +32,33 @@ def test_the_compiled_core_is_in_use_when_required():
     assert isinstance(make_solver(tables_for("8x8")), core.CoreSolver)
 
 
+def test_without_the_core_the_python_engine_plays_and_solves():
+    """GAMES_AI_ENGINE=python: what a machine without a compiler runs."""
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    code = (
+        "from games import Board, Variant; from games.ai import choose_move, engine_name; "
+        "from games.ai.levels import make_solver; from games.ai.endgame import EndgameSolver; "
+        "from games.ai.bitboard import tables_for; "
+        "assert engine_name() == 'pure Python', engine_name(); "
+        "assert type(make_solver(tables_for('8x8'))) is EndgameSolver; "
+        "b = Board(Variant(board='6x6')); "
+        "[b.push(choose_move(b, 'hard', time_limit=0.3, seed=1)) for _ in range(40) if not b.is_game_over()]; "
+        "print(b.is_game_over())"
+    )
+    env = {**os.environ, "GAMES_AI_ENGINE": "python"}
+    env.pop("GAMES_AI_REQUIRE_CORE", None)
+    out = subprocess.run([sys.executable, "-c", code], env=env, cwd=Path(__file__).resolve().parents[2],
+                         capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip() == "True"
+
+
 @pytest.fixture(autouse=True)
 def compiled(request):
-    if request.node.name.startswith("test_the_compiled_core_is_in_use"):
+    if request.node.name.startswith(("test_the_compiled_core_is_in_use", "test_without_the_core")):
         return
     if not core.available():
         pytest.skip("the compiled core is not built (pip install -e . builds it)")
