@@ -3,9 +3,11 @@
     .venv/bin/python benchmarks/core.py              # perft and the exact solver, both engines
     .venv/bin/python benchmarks/core.py --ffo 1-10   # which FFO positions the solver part takes
 
-Prints, per board, perft leaves per second of CPU (move generation and flips)
-and, on 8x8, the exact solver's nodes per second of CPU and time per position
-on FFO positions (tests/data/ffo.txt), for each engine.  CPU time, so a busy
+Prints, per board, perft leaves per second of CPU (move generation and flips);
+on 8x8 the midgame search (Python PVS with the learned evaluation, fixed
+depth) with the Python and the compiled move generation, nodes per second and
+the same value and move; and the exact solver's nodes per second of CPU and
+time per position on FFO positions (tests/data/ffo.txt), for each engine.  CPU time, so a busy
 machine changes the figures little.
 """
 
@@ -22,7 +24,9 @@ sys.path.insert(0, str(ROOT))
 from games import Board, Variant  # noqa: E402
 from games.ai import core  # noqa: E402
 from games.ai.bitboard import tables, tables_for  # noqa: E402
+from games.ai import search  # noqa: E402
 from games.ai.endgame import EndgameSolver  # noqa: E402
+from games.ai.levels import evaluator  # noqa: E402
 from games.ai.tools.cli import parse_ffo_line, parse_ids  # noqa: E402
 from games.rules.perft import perft_plain  # noqa: E402
 
@@ -53,6 +57,32 @@ def main() -> int:
         print(f"{board:<10} {depth:>5} {leaves:>12,} {leaves / py:>12,.0f} {leaves / cc:>14,.0f} {py / cc:>7.0f}",
               flush=True)
     geo = tables_for("8x8")
+    print(f"\n{'search':<10} {'depth':>5} {'positions':>9} {'python moves n/s':>17} {'core moves n/s':>15}")
+    boards = []
+    import random
+
+    for seed in range(8):
+        rng = random.Random(seed)
+        b = Board(Variant(board="8x8"))
+        for _ in range(12 + 2 * seed):
+            if b.is_game_over():
+                break
+            b.push(rng.choice(b.legal_moves))
+        if not b.is_game_over() and b.legal_moves != ["pass"]:
+            boards.append((b.bits[b.turn_index], b.bits[1 - b.turn_index]))
+    rates, results = [], []
+    for use_core in (False, True):
+        nodes, spent, out = 0, 0.0, []
+        for P, O in boards:
+            s = search.Searcher(geo, evaluator(geo, False), anti=False, compiled=use_core)
+            r, dt = cpu(lambda: s.iterate(P, O, max_depth=5, deadline=None))
+            nodes += s.nodes
+            spent += dt
+            out.append(r[:2])
+        rates.append(nodes / spent)
+        results.append(out)
+    assert results[0] == results[1]
+    print(f"{'8x8':<10} {5:>5} {len(boards):>9} {rates[0]:>17,.0f} {rates[1]:>15,.0f}", flush=True)
     wanted = parse_ids(args.ffo)
     positions = [q for q in (parse_ffo_line(line) for line in (ROOT / "tests" / "data" / "ffo.txt").open()) if q]
     print(f"\n{'ffo':<4} {'score':>6} {'python s':>9} {'nodes/s':>10} {'core s':>8} {'nodes/s':>12} {'ratio':>6}")

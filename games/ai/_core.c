@@ -334,6 +334,15 @@ static PyObject *Core_flips(CoreObject *self, PyObject *args) {
     return from_u128(flips(&self->g, sq, P, O));
 }
 
+static PyObject *Core_flips_bit(CoreObject *self, PyObject *args) {
+    PyObject *b, *p, *o;
+    u128 B, P, O;
+    if (!PyArg_ParseTuple(args, "OOO", &b, &p, &o) || !to_u128(b, &B) || !to_u128(p, &P) || !to_u128(o, &O))
+        return NULL;
+    if (!B) { PyErr_SetString(PyExc_ValueError, "no square"); return NULL; }
+    return from_u128(flips(&self->g, lowest(B), P, O));
+}
+
 static PyObject *Core_perft(CoreObject *self, PyObject *args) {
     PyObject *p, *o;
     int depth;
@@ -387,6 +396,8 @@ static PyObject *Core_probe(CoreObject *self, PyObject *args) {
 static PyMethodDef Core_methods[] = {
     {"moves", (PyCFunction)Core_moves, METH_VARARGS, "moves(P, O): the mover's legal squares as a bitboard"},
     {"flips", (PyCFunction)Core_flips, METH_VARARGS, "flips(square, P, O): the stones a move at square turns"},
+    {"flips_bit", (PyCFunction)Core_flips_bit, METH_VARARGS,
+     "flips_bit(bit, P, O): flips(), the square given as its bit (Geometry.flips' signature)"},
     {"perft", (PyCFunction)Core_perft, METH_VARARGS, "perft(P, O, depth): leaves of the game tree (a pass is a ply)"},
     {"probe", (PyCFunction)Core_probe, METH_VARARGS,
      "probe(P, O, t, seconds, cpu_clock, max_nodes, fresh) -> (r, proof_move, nodes, finished)"},

@@ -17,6 +17,7 @@ from __future__ import annotations
 from . import clock
 
 from .bitboard import Tables
+from .core import core_for
 from .endgame import Timeout, final_score
 
 WIN = 100_000
@@ -44,8 +45,9 @@ def to_stones(v: float) -> float:
 class Searcher:
     """Alpha-beta/PVS over one geometry.  Reuse an instance to keep its table."""
 
-    def __init__(self, geo: Tables, evaluate, *, anti: bool = False):
+    def __init__(self, geo: Tables, evaluate, *, anti: bool = False, compiled: bool = True):
         self.geo = geo
+        self.compiled = compiled  # move generation by the compiled core when it is built
         self.evaluate = evaluate
         self.anti = anti
         self.tt: dict = {}
@@ -55,8 +57,10 @@ class Searcher:
 
     def _build(self) -> None:
         geo = self.geo
-        moves = geo.moves
-        flips = geo.flips
+        # the compiled core's move generation when built (the same masks, tests/ai/test_core.py)
+        fast = core_for(geo, False) if self.compiled else None
+        moves = fast.moves if fast else geo.moves
+        flips = fast.flips_bit if fast else geo.flips
         playable = geo.playable
         corners = geo.corners
         x_squares = geo.x_squares

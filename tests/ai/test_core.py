@@ -99,7 +99,7 @@ def test_moves_and_flips_agree_along_random_games(case):
             while m:
                 b = m & -m
                 m ^= b
-                assert c.flips(b.bit_length() - 1, P, O) == geo.flips(b, P, O)
+                assert c.flips(b.bit_length() - 1, P, O) == c.flips_bit(b, P, O) == geo.flips(b, P, O)
             positions += 1
             board.push(rng.choice(board.legal_moves))
     assert positions > 300
@@ -216,3 +216,27 @@ def test_hard_keeps_a_proven_win_or_draw_from_the_cores_wider_horizon():
         f = geo.flips(b, P, O)
         value = -core.CoreSolver(geo).value(O ^ f, P | f | b)
         assert (value > 0) == (score > 0) and (value < 0) == (score < 0), ident
+
+
+@pytest.mark.parametrize("case", SOLVE_CASES, ids=ids)
+def test_the_search_finds_the_same_value_and_move_with_either_move_generation(case):
+    from games.ai.levels import evaluator
+    from games.ai.search import Searcher
+
+    from .conftest import random_board
+
+    variant = make_variant(**case)
+    geo = tables(variant.geometry)
+    anti = variant.anti
+    depth = 3 if len(geo.squares) > 64 else 4
+    for seed in range(6):
+        board = random_board(variant, 6 + 5 * seed, seed)
+        if board.is_game_over() or board.legal_moves == ["pass"]:
+            continue
+        t = board.turn_index
+        P, O = board.bits[t], board.bits[1 - t]
+        results = []
+        for compiled in (False, True):
+            s = Searcher(geo, evaluator(geo, anti), anti=anti, compiled=compiled)
+            results.append((s.iterate(P, O, max_depth=depth, deadline=None)[:2], s.nodes))
+        assert results[0] == results[1], board.render()
