@@ -3,7 +3,7 @@
 ``learned_evaluator(geo, anti)`` returns ``evaluate(P, O)`` (centi-discs for
 the mover, like ``evaluation.make_evaluator``) when weights for that board
 and rule are shipped in ``games/ai/weights/``, else None.  The weights are
-fitted by ``python -m games.ai.train`` (see there) to the final disc margin.
+fitted by ``python -m games.ai.tools.train`` (see there) to the final disc margin.
 
 File format (``<board>[-anti].bin``), little-endian, standard library only:
 
