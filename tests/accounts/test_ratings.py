@@ -17,7 +17,7 @@ from games.access import Viewer
 from games.services import GameError, StaleMove, create_computer_game, play_move, timeout_move
 from lobby import services
 from tests.accounts.rated_play import finishing_square, play, rated_table
-from tests.lobby.conftest import alice, bob, carol, signed_in  # noqa: F401 (fixtures)
+from tests.people import signed_in
 
 pytestmark = pytest.mark.django_db
 

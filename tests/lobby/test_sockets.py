@@ -15,7 +15,7 @@ from games.access import Viewer
 from games.models import Game, Move
 from games.services import StaleMove, play_move
 from lobby import services
-from tests.lobby.conftest import make_user
+from tests.people import make_user
 
 ORIGIN = (b"origin", b"http://127.0.0.1")
 HOST = (b"host", b"127.0.0.1")

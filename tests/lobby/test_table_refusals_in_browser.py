@@ -7,7 +7,7 @@ import pytest
 from playwright.sync_api import expect
 
 from games.models import Game, Move
-from tests.lobby.conftest import make_user
+from tests.people import make_user
 from tests.lobby.test_tables_in_browser import (  # noqa: F401 (clean_consoles: every person's console checked)
     clean_consoles, open_table, person, state, wait_for_board, wait_for_ply)
 from tests.pages import MovesSent, Watch, assert_board_is_the_stored_game, assert_whole, socket_answer

@@ -16,7 +16,7 @@ from games.models import Game, Move
 from games.services import GameError, NotYourTurn, computer_move, play_move, timeout_move
 from lobby import services
 from lobby.models import CODE_ALPHABET, CODE_LENGTH, Table, normalise_code
-from tests.lobby.conftest import signed_in
+from tests.people import signed_in
 
 pytestmark = pytest.mark.django_db
 
