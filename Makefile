@@ -1,16 +1,20 @@
-# The two commands of README.md: `make run` starts the site, `make test` runs every test.
+# The commands of README.md: `make run` starts the site, `make test` runs every test,
+# `make test-fast` all but the browser and slow ones (the edit-test loop).
 PYTHON ?= python3
 VENV ?= .venv
 PY := $(VENV)/bin/python
 PIP := $(PY) -m pip
 
-.PHONY: run test migrate chromium messages
+.PHONY: run test test-fast migrate chromium messages
 
 run: $(VENV)/.installed migrate messages
 	$(PY) -m config.runsite
 
 test: $(VENV)/.installed-test chromium messages
 	$(PY) -m pytest $(PYTEST_ARGS)
+
+test-fast: $(VENV)/.installed-test messages
+	$(PY) -m pytest -m "not browser and not slow" $(PYTEST_ARGS)
 
 migrate: $(VENV)/.installed
 	DEBUG=$${DEBUG:-1} $(PY) manage.py migrate --noinput

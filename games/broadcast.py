@@ -8,34 +8,33 @@ from django.conf import settings
 from django.template.loader import render_to_string
 from django.utils import translation
 
+from games.lru import LRU
 from games.presentation import game_state
 from games.outages import UNREACHABLE
 
 log = logging.getLogger(__name__)
 
-# The last states drawn in this process, by (game, version, language): the push
-# after a move and the answer to the player's own request draw the same thing.
-_drawn = {}
-_DRAWN_KEEP = 500
+# The last states drawn in this process, by (game, version, language), each with the
+# ply it shows: the push after a move and the answer to the player's own request draw
+# the same thing. The ply is checked too, as for the kept records (games.record).
+_drawn = LRU(500)
 
 
 def render_state(game, record=None, language=None):
     """The out-of-band fragments of a game's state (the same for every page)."""
     language = language or translation.get_language() or settings.LANGUAGE_CODE
     key = (game.public_id, game.version, language)
-    html = _drawn.get(key)
-    if html is None:
+    ply, html = _drawn.get(key, (None, None))
+    if html is None or ply != game.ply:
         with translation.override(language):
             html = render_to_string("games/includes/state.html", game_state(game, record))
-        if len(_drawn) >= _DRAWN_KEEP:
-            _drawn.clear()
-        _drawn[key] = html
+        _drawn.put(key, (game.ply, html))
     return html
 
 
 def drawn_state(public_id, version, language):
     """The state this process drew already, or None."""
-    return _drawn.get((public_id, version, language))
+    return _drawn.get((public_id, version, language), (None, None))[1]
 
 
 def group_send(group, message):

@@ -10,7 +10,8 @@ from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from games import Board, Variant
+from games import Variant
+from games.record import GameRecord, undo_refusal
 
 COLOUR_NAMES = {
     "black": gettext_lazy("Black"),
@@ -199,38 +200,6 @@ def result_sentence(game, seats=None):
     return sentence
 
 
-class GameRecord:
-    """A game's moves, seats and current position, read once and shared by every
-    language its state is drawn in (games.services.play_move extends it with the
-    moves it wrote, so the push after a move reads nothing again).
-
-    The moves and position a move left behind are kept in this process under the
-    game's version (`keep`, after commit), so the game's next move here neither
-    reads nor replays them: every change of a game's moves bumps its version, so a
-    version never stands for two different move lists. The seats are always read."""
-
-    _kept = {}  # public_id -> (version, moves, board): the newest record of each game
-    KEEP = 1000  # games; a few MB of moves at most
-
-    def __init__(self, game):
-        self.game = game
-        self.seats = list(game.seats.all())
-        version, moves, board = self._kept.get(game.public_id, (None, None, None))
-        if version == game.version:
-            self.moves, self.board = list(moves), board.copy()
-            return
-        self.moves = list(game.moves.order_by("ply"))
-        self.board = Board(game.variant_obj)
-        for move in self.moves:
-            self.board.push(move.square)
-
-    def keep(self):
-        """Remember the moves and position of the game's current version (once committed)."""
-        if len(self._kept) >= self.KEEP and self.game.public_id not in self._kept:
-            self._kept.clear()
-        self._kept[self.game.public_id] = (self.game.version, tuple(self.moves), self.board.copy())
-
-
 def live_sentence(move):
     """What the live game says about a move: as move_sentence, and a move the computer
     made for a player out of time says so (the review notes it beside the move)."""
@@ -261,10 +230,7 @@ def game_state(game, record=None):
     to_move = next((s for s in seats if s.colour == game.turn), None)
     thinking = game.status == game.Status.PLAYING and to_move is not None and to_move.played_by_computer
     human = next((s for s in seats if not s.is_computer), None)
-    can_undo = (
-        game.kind == game.Kind.COMPUTER and human is not None and not thinking and not game.is_abandoned
-        and any(m.colour == human.colour and m.made_by != m.MadeBy.AUTO for m in moves)
-    )
+    can_undo = human is not None and undo_refusal(game, human, moves) is None
     announced = sorted({m.ply: m for m in ([last] if last else []) + passes}.values(), key=lambda m: m.ply)
     announcement = " ".join(live_sentence(m) for m in announced)
     if game.is_over:

@@ -21,7 +21,7 @@ from games import Board, IllegalMoveError, Variant, broadcast, draw_blocked, sch
 from games.ai import choose_move
 from games.models import Game, Level, Move, Seat
 from games.outages import UNREACHABLE
-from games.presentation import GameRecord
+from games.record import GameRecord, last_own_move, undo_refusal
 
 log = logging.getLogger(__name__)
 
@@ -204,8 +204,16 @@ def _play_move(game, square, *, expected_ply, viewer, made_by):
 
 
 def _announce_finish(game, outcome):
-    """Inside the finishing transaction: tell the apps above (ratings) how the seats ranked."""
-    signals.game_finished.send(sender=Game, game=game, ranking=ranking_with_forfeits(game, outcome))
+    """Inside the finishing transaction: tell the apps above (ratings) how the seats ranked.
+
+    In a savepoint: the finishing move is sent once, so what the receivers write is
+    written once too; a receiver that fails loses its own writes and is logged, and
+    the game still finishes."""
+    try:
+        with transaction.atomic():
+            signals.game_finished.send(sender=Game, game=game, ranking=ranking_with_forfeits(game, outcome))
+    except Exception:
+        log.exception("game %s finished, but a game_finished receiver failed", game.public_id)
 
 
 def ranking_with_forfeits(game, outcome):
@@ -252,20 +260,17 @@ def undo(game, viewer, *, expected_ply):
     with transaction.atomic():
         game = Game.objects.select_for_update().prefetch_related("seats").get(pk=game.pk)
         if game.kind != Game.Kind.COMPUTER:
-            raise GameError(_("Moves cannot be taken back at an online table."))
+            raise GameError(undo_refusal(game, None, ()))
         if expected_ply != game.ply:
             raise StaleMove(_("The game has moved on; here is the current position."))
         seat = viewer.seat_in(game)
         if seat is None:
-            raise NotYourTurn(_("This is not your game."))
-        if game.is_abandoned:
-            raise GameError(_("You left this game for a new one; it stays as it was."))
-        if game.status == Game.Status.PLAYING and game.turn != seat.colour:
-            raise GameError(_("Wait for the computer's move before taking back."))
-        last = game.moves.filter(colour=seat.colour).exclude(made_by=Move.MadeBy.AUTO).order_by("-ply").first()
-        if last is None:
-            raise GameError(_("There is no move of yours to take back."))
-        keep = last.ply - 1
+            raise NotYourTurn(undo_refusal(game, None, ()))
+        moves = GameRecord(game).moves
+        refusal = undo_refusal(game, seat, moves)
+        if refusal:
+            raise GameError(refusal)
+        keep = last_own_move(moves, seat.colour).ply - 1
         updated = Game.objects.filter(pk=game.pk, ply=expected_ply).update(
             ply=keep, turn=seat.colour, status=Game.Status.PLAYING, deadline=None,
             ending=Game.Ending.NONE, winner="", counts={}, score={}, finished_at=None,

@@ -10,6 +10,6 @@ state_pushed = Signal()
 # Sent by games.services.play_move inside the transaction that finishes a game, once
 # per game (the move that finishes it is applied exactly once). Arguments: game (the
 # finished row, seats prefetched) and ranking (tuples of colours, best first; leavers
-# last, the latest leaver above the earlier ones). A receiver that raises rolls the
-# finishing move back.
+# last, the latest leaver above the earlier ones). The receivers run in a savepoint:
+# one that raises is logged and its writes are undone, and the game still finishes.
 game_finished = Signal()

@@ -11,6 +11,7 @@ from django.conf import settings
 
 from config.embedded_redis import EmbeddedRedis
 from tests import servers
+from tests.people import make_user
 
 # Playwright's sync API runs an event loop in the main thread; the ORM calls that
 # browser tests make around it are still synchronous and safe.
@@ -96,3 +97,19 @@ def browser_type_launch_args(browser_type_launch_args):
                  "--no-first-run", "--disable-background-networking",
                  "--disable-component-update", "--disable-sync"],
     }
+
+
+# The personas every test module may ask for (accounts made by tests.people).
+@pytest.fixture
+def alice(db):
+    return make_user("alice", "Alice")
+
+
+@pytest.fixture
+def bob(db):
+    return make_user("bob", "Bob")
+
+
+@pytest.fixture
+def carol(db):
+    return make_user("carol", "Carol")

@@ -6,7 +6,7 @@ from django.urls import reverse
 
 from games.models import Game, Seat
 from lobby.models import Table
-from tests.lobby.conftest import make_user, signed_in
+from tests.people import make_user, signed_in
 
 pytestmark = pytest.mark.django_db
 PASSWORD = "a long enough passphrase"

@@ -10,7 +10,7 @@ from playwright.sync_api import expect
 from games import Variant
 from games.models import Game
 from lobby import services
-from tests.lobby.conftest import make_user
+from tests.people import make_user
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.browser]
 PASSWORD = "a long enough passphrase"

@@ -17,7 +17,7 @@ from games.access import Viewer
 from games.services import GameError, StaleMove, create_computer_game, play_move, timeout_move
 from lobby import services
 from tests.accounts.rated_play import finishing_square, play, rated_table
-from tests.lobby.conftest import alice, bob, carol, signed_in  # noqa: F401 (fixtures)
+from tests.people import signed_in
 
 pytestmark = pytest.mark.django_db
 
@@ -208,3 +208,23 @@ def test_a_repeated_finish_signal_rates_nothing_twice(alice, bob):
     game_finished.send(sender=Game, game=game, ranking=(("black",), ("white",)))  # a replay, another order
     assert list(Rating.objects.order_by("pk").values_list("mu", "sigma", "games")) == before
     assert RatingChange.objects.filter(game=game).count() == 2
+
+
+def test_a_failing_finish_receiver_is_logged_and_the_game_still_finishes(alice, bob, caplog):
+    from games.signals import game_finished
+
+    def broken(sender, game, ranking, **kwargs):  # a bug in an app above games, after rate_game ran
+        raise RuntimeError("broken receiver")
+
+    game = play(rated_table(alice, bob).game, until_last=True)
+    game_finished.connect(broken, dispatch_uid="test.broken")
+    try:
+        seat = game.seat_of(game.turn)
+        finished = play_move(game, finishing_square(game), expected_ply=game.ply, viewer=Viewer(user=seat.user))
+    finally:
+        game_finished.disconnect(dispatch_uid="test.broken")
+    stored = Game.objects.get(pk=game.pk)
+    assert stored.is_over and stored.ply == finished.ply and stored.moves.count() == stored.ply
+    assert "a game_finished receiver failed" in caplog.text and "broken receiver" in caplog.text
+    # The savepoint undid what the receivers wrote: no half-rated game.
+    assert not RatingChange.objects.filter(game=game).exists() and not Rating.objects.exists()

@@ -1,43 +1,13 @@
-"""Fixtures for tables and the lobby: users, signed-in browser contexts, and a
-second live site with a short move time limit for the time-out tests."""
+"""Fixtures for tables and the lobby: a second live site with a short move time limit
+for the time-out tests."""
 import tempfile
 
 import pytest
-from django.contrib.auth import get_user_model
-from django.test import Client
 
-from accounts.models import Profile
 from config.embedded_redis import EmbeddedRedis
 from tests import servers
 
 QUICK_MOVE_TIME_LIMIT = 3
-
-
-def make_user(username, display_name=""):
-    user = get_user_model().objects.create_user(username, f"{username}@example.com", "a long enough passphrase")
-    Profile.objects.create(user=user, display_name=display_name)
-    return user
-
-
-@pytest.fixture
-def alice(db):
-    return make_user("alice", "Alice")
-
-
-@pytest.fixture
-def bob(db):
-    return make_user("bob", "Bob")
-
-
-@pytest.fixture
-def carol(db):
-    return make_user("carol", "Carol")
-
-
-def signed_in(user):
-    client = Client()
-    client.force_login(user)
-    return client
 
 
 @pytest.fixture

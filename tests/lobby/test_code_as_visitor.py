@@ -5,7 +5,7 @@ from django.urls import reverse
 
 from lobby import services
 from games import Variant
-from tests.lobby.conftest import make_user
+from tests.people import make_user
 
 pytestmark = pytest.mark.django_db
 

@@ -6,7 +6,7 @@ from django.test import Client
 
 from games import Variant
 from lobby import services
-from tests.lobby.conftest import make_user
+from tests.people import make_user
 
 pytestmark = pytest.mark.django_db
 GUESSER = "203.0.113.66"

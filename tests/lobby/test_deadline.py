@@ -15,7 +15,7 @@ from games.access import Viewer
 from games.models import Game, Move
 from games.services import OutOfTime, play_move
 from lobby import services
-from tests.lobby.conftest import signed_in
+from tests.people import signed_in
 
 pytestmark = pytest.mark.django_db
 

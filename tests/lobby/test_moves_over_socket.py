@@ -12,7 +12,7 @@ from django.contrib.sessions.backends.db import SessionStore
 from games import Variant
 from games.access import GUEST_TOKEN_KEY, Viewer
 from lobby import services
-from tests.lobby.conftest import make_user
+from tests.people import make_user
 from tests.site.test_two_daphnes import Player, legal_square, ply_of, state_at
 
 pytestmark = [pytest.mark.django_db(transaction=True)]

@@ -4,7 +4,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.accounts.rated_play import rated_table
-from tests.lobby.conftest import make_user
+from tests.people import make_user
 from tests.lobby.browser_people import LAPTOP, in_thread, person
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.browser]

@@ -15,7 +15,7 @@ from games.services import GameError, NotYourTurn
 from lobby import rematch, services
 from lobby.models import Rematch, Table
 from tests.accounts.rated_play import play, rated_table
-from tests.lobby.conftest import signed_in
+from tests.people import signed_in
 
 pytestmark = pytest.mark.django_db
 

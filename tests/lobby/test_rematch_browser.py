@@ -10,7 +10,7 @@ from accounts.models import RatingChange
 from lobby.models import Table
 from tests.accounts.rated_play import finishing_square, play, rated_table
 from tests.lobby.browser_people import LAPTOP, PHONE, in_thread, person
-from tests.lobby.conftest import make_user
+from tests.people import make_user
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.browser]
 

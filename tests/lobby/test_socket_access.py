@@ -9,7 +9,7 @@ from games import Variant
 from games.access import Viewer
 from games.models import Game
 from lobby import services
-from tests.lobby.conftest import make_user
+from tests.people import make_user
 from tests.lobby.test_sockets import ORIGIN, connect, cookie_for, receive_until
 from tests.review.conftest import WIPEOUT, store_game
 

@@ -15,7 +15,7 @@ from games.access import Viewer
 from games.models import Game, Move
 from games.services import StaleMove, play_move
 from lobby import services
-from tests.lobby.conftest import make_user
+from tests.people import make_user
 
 ORIGIN = (b"origin", b"http://127.0.0.1")
 HOST = (b"host", b"127.0.0.1")
@@ -112,7 +112,10 @@ async def test_a_move_sent_over_the_game_socket_changes_nothing():
     assert 'id="game-state"' in await communicator.receive_from(timeout=5)
     for message in ('{"square": "c3", "ply": 0}', "square=c3&ply=0", "c3"):
         await communicator.send_to(text_data=message)
-    await asyncio.sleep(0.3)
+    # A well-formed move last, for a ply long gone: its refusal is the first answer, so
+    # the consumer (which takes one frame at a time) has read and ignored the others.
+    await communicator.send_to(text_data='{"move": "c3", "ply": 99}')
+    assert "The game has moved on" in await communicator.receive_from(timeout=10)
     game = await sync_to_async(Game.objects.get)(pk=table.game_id)
     assert game.ply == 0 and not await sync_to_async(Move.objects.exists)()
     await communicator.disconnect()

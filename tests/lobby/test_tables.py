@@ -16,7 +16,7 @@ from games.models import Game, Move
 from games.services import GameError, NotYourTurn, computer_move, play_move, timeout_move
 from lobby import services
 from lobby.models import CODE_ALPHABET, CODE_LENGTH, Table, normalise_code
-from tests.lobby.conftest import signed_in
+from tests.people import signed_in
 
 pytestmark = pytest.mark.django_db
 
@@ -370,14 +370,15 @@ def lobby_messages(action):
     channel = async_to_sync(layer.new_channel)()
     async_to_sync(layer.group_add)(services.LOBBY_GROUP, channel)
     action()
+    # A sentinel sent last to the same group: once it arrives, everything the action
+    # sent has arrived too (a channel's messages keep their order), however slow the machine.
+    async_to_sync(layer.group_send)(services.LOBBY_GROUP, {"type": "test.sentinel"})
 
     async def drain():
         heard = []
-        try:
-            while True:
-                heard.append(await asyncio.wait_for(layer.receive(channel), timeout=0.5))
-        except asyncio.TimeoutError:
-            return heard
+        while (message := await asyncio.wait_for(layer.receive(channel), timeout=10))["type"] != "test.sentinel":
+            heard.append(message)
+        return heard
 
     heard = async_to_sync(drain)()
     async_to_sync(layer.group_discard)(services.LOBBY_GROUP, channel)

@@ -11,7 +11,8 @@ from playwright.sync_api import expect
 
 from games.models import Game, Move
 from lobby.models import Table
-from tests.lobby.conftest import QUICK_MOVE_TIME_LIMIT, make_user
+from tests.lobby.conftest import QUICK_MOVE_TIME_LIMIT
+from tests.people import make_user
 from tests.pages import Watch
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.browser]

@@ -8,7 +8,7 @@ from games.models import Game, Move
 from games.services import (
     GameError, NotYourTurn, StaleMove, build_variant, create_computer_game, play_move, undo,
 )
-from games.presentation import GameRecord
+from games.record import GameRecord
 from tests.play.helpers import FirstChoice
 
 pytestmark = pytest.mark.django_db

@@ -8,7 +8,7 @@ from games.access import GUEST_TOKEN_KEY, Viewer
 from games.models import Game
 from games.presentation import score_sentence
 from games.services import create_computer_game, play_move
-from tests.lobby.conftest import make_user
+from tests.people import make_user
 from tests.play.helpers import FirstChoice
 
 pytestmark = pytest.mark.django_db

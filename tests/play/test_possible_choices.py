@@ -7,7 +7,7 @@ from django.urls import reverse
 
 from games.models import Game
 from lobby.models import Table
-from tests.lobby.conftest import make_user
+from tests.people import make_user
 
 pytestmark = pytest.mark.django_db
 

@@ -16,7 +16,7 @@ from games import Variant
 from games.access import Viewer
 from lobby import services
 from tests import servers
-from tests.lobby.conftest import make_user
+from tests.people import make_user
 
 pytestmark = [pytest.mark.django_db(transaction=True)]
 

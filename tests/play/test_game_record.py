@@ -1,0 +1,52 @@
+"""The records of games kept in each process (games.record, games.broadcast): a move
+reads no moves when the previous one was made here, and what is kept is never served
+for a game whose moves changed."""
+import pytest
+
+from games.broadcast import render_state
+from games.lru import LRU
+from games.models import Game, Move
+from games.record import GameRecord
+from games.services import play_move
+from tests.play.test_moves import new_game, visitor
+
+pytestmark = pytest.mark.django_db
+
+
+def test_the_least_recently_used_entry_goes_first():
+    kept = LRU(2)
+    kept.put("busy", 1)
+    kept.put("quiet", 2)
+    assert kept.get("busy") == 1  # used again: now the quiet one is the oldest
+    kept.put("new", 3)
+    assert "busy" in kept and "quiet" not in kept and kept.get("new") == 3 and len(kept) == 2
+
+
+def test_a_move_written_past_the_service_is_read_not_served_from_what_was_kept(
+        django_capture_on_commit_callbacks):
+    game = new_game()
+    with django_capture_on_commit_callbacks(execute=True):  # the push keeps the record and the drawing
+        game = play_move(game, "d3", expected_ply=0, viewer=visitor)
+    # White's answer written straight to the tables, the version left as it was.
+    Move.objects.create(game=game, ply=2, colour="white", square="c3", flips=["d4"])
+    Game.objects.filter(pk=game.pk).update(ply=2, turn="black")
+    stored = Game.objects.prefetch_related("seats").get(pk=game.pk)
+    assert stored.version == game.version
+    record = GameRecord(stored)
+    assert [m.square for m in record.moves] == ["d3", "c3"] and record.board == stored.board()
+    html = render_state(stored, language="en")
+    assert 'class="cell last" data-square="c3"' in html
+
+
+def test_the_next_move_reads_no_moves_when_the_last_one_was_made_here(django_capture_on_commit_callbacks,
+                                                                     django_assert_num_queries):
+    game = new_game()
+    with django_capture_on_commit_callbacks(execute=True):
+        game = play_move(game, "d3", expected_ply=0, viewer=visitor)
+    # The computer's answer (the worker's call): a savepoint around locking the game,
+    # reading its seats, updating it and inserting the move.
+    with django_assert_num_queries(6) as queries:
+        play_move(game, "c3", expected_ply=1)
+    moves_read = [q["sql"] for q in queries if q["sql"].startswith("SELECT") and '"games_move"' in q["sql"]]
+    assert moves_read == []
+    assert Game.objects.get(pk=game.pk).ply == 2

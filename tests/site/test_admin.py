@@ -1,0 +1,63 @@
+"""The admin: every model of ours has a list page that staff can read, and nobody can
+add, change or delete a row there."""
+import pytest
+from django.contrib import admin
+from django.urls import reverse
+
+from accounts.models import LoginThrottle
+from games.models import GameAnalysis
+from lobby.models import Rematch
+from tests.accounts.rated_play import play, rated_table
+from tests.people import make_user, signed_in
+
+pytestmark = pytest.mark.django_db
+
+OURS = ("games", "lobby", "accounts")
+
+
+def our_models():
+    from django.apps import apps
+
+    return [model for label in OURS for model in apps.get_app_config(label).get_models()]
+
+
+@pytest.fixture
+def rows(alice, bob):
+    """One row at least in each table of ours, made the way the site makes them."""
+    table = rated_table(alice, bob)
+    game = play(table.game)
+    Rematch.objects.create(table=table, game=game)
+    GameAnalysis.objects.create(game=game, total=game.ply)
+    LoginThrottle.objects.create(key="0" * 64, failures=1, window_start=game.finished_at)
+    return game
+
+
+def test_every_model_of_ours_is_registered():
+    assert [m for m in our_models() if not admin.site.is_registered(m)] == []
+
+
+def test_staff_see_every_list_and_each_row_but_cannot_add_change_or_delete(rows):
+    staff = make_user("sam", "Sam")
+    staff.is_staff = True
+    staff.save()
+    client = signed_in(staff)
+    for model in our_models():
+        name = f"admin:{model._meta.app_label}_{model._meta.model_name}"
+        row = model.objects.first()
+        assert row is not None, model
+        listing = client.get(reverse(f"{name}_changelist"))
+        assert listing.status_code == 200, model
+        assert reverse(f"{name}_change", args=[row.pk]) in listing.content.decode(), model
+        if admin.site.get_model_admin(model).search_fields:
+            assert client.get(reverse(f"{name}_changelist"), {"q": "alice"}).status_code == 200, model
+        page = client.get(reverse(f"{name}_change", args=[row.pk]))
+        assert page.status_code == 200 and 'name="_save"' not in page.content.decode(), model
+        assert client.get(reverse(f"{name}_add")).status_code == 403, model
+        assert client.post(reverse(f"{name}_change", args=[row.pk]), {}).status_code == 403, model
+        assert client.post(reverse(f"{name}_delete", args=[row.pk]), {"post": "yes"}).status_code == 403, model
+        assert model.objects.filter(pk=row.pk).exists(), model
+
+
+def test_a_player_who_is_not_staff_is_sent_to_sign_in(rows, alice):
+    response = signed_in(alice).get(reverse("admin:games_game_changelist"))
+    assert response.status_code == 302 and reverse("admin:login") in response["Location"]
