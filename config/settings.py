@@ -213,7 +213,7 @@ CELERY_TASK_IGNORE_RESULT = True
 CELERY_TASK_DEFAULT_QUEUE = "reversi"
 CELERY_BEAT_SCHEDULE = {
     # The safety net behind every computer-move task (time-outs have each worker's
-    # clock, config.deadline_clock, and the sweep makes them too).
+    # clock, games.deadlines, and the sweep queues them too).
     "sweep-overdue-games": {"task": "games.sweep_overdue", "schedule": 10.0},
 }
 CELERY_IMPORTS = ("config.announcements",)

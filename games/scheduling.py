@@ -18,3 +18,7 @@ def computer_move(game_id, ply, countdown=0):
 
 def analyse_game(analysis_id):
     send("games.analyse_game", (analysis_id,))
+
+
+def timeout_move(game_id, ply):
+    send("games.timeout_move", (game_id, ply))

@@ -9,15 +9,13 @@ scheduled and the new state is pushed to every page showing the game.
 """
 import logging
 import random
-from datetime import timedelta
 
-from django.conf import settings
 from django.db import transaction
 from django.db.models import F
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from games import Board, IllegalMoveError, Variant, broadcast, draw_blocked, scheduling, signals
+from games import Board, IllegalMoveError, Variant, broadcast, deadlines, draw_blocked, scheduling, signals
 from games.ai import choose_move
 from games.models import Game, Level, Move, Seat
 from games.outages import UNREACHABLE
@@ -47,9 +45,13 @@ class NotAPlayer(GameError):
 
 
 class OutOfTime(GameError):
-    """The player's move came after their deadline (and its grace): the computer moved for them."""
+    """The player's move came after their deadline (and its grace): a worker makes their time-out."""
 
     status = 409
+
+    def __init__(self, message, deadline):
+        super().__init__(message)
+        self.deadline = deadline
 
 
 # -- a guest signing up or in ------------------------------------------------
@@ -132,7 +134,7 @@ def start_game(game):
     board = Board(game.variant_obj)
     first = Seat.objects.get(game=game, colour=board.turn)
     started = Game.objects.filter(pk=game.pk, status=Game.Status.WAITING).update(
-        status=Game.Status.PLAYING, turn=board.turn, deadline=deadline_for(game, first),
+        status=Game.Status.PLAYING, turn=board.turn, deadline=deadlines.deadline_for(game, first),
         version=F("version") + 1, updated_at=timezone.now())
     if started:
         transaction.on_commit(lambda: game_changed(game.pk))
@@ -143,14 +145,17 @@ def play_move(game, square, *, expected_ply, viewer=None, made_by=Move.MadeBy.PL
 
     `viewer` is checked to own the seat to move (None for the computer acting for
     a seat). Passes that follow automatically are recorded in the same commit.
-    A player's move that comes after their deadline (plus MOVE_TIME_GRACE) is
-    refused and the time-out move is made here and now, so the time limit holds
-    even while no worker runs.
+    A player who is due (games.deadlines.due_at) is refused at once and their
+    time-out queued, through the same claim as the workers' clocks: the web process
+    never searches, and the late player sees the computer's move when it is pushed.
     """
     try:
         return _play_move(game, square, expected_ply=expected_ply, viewer=viewer, made_by=made_by)
-    except OutOfTime:
-        timeout_move(game.pk, expected_ply)  # exactly once, however many ask: the ply guard
+    except OutOfTime as late:
+        try:
+            deadlines.queue_time_out(game.pk, expected_ply, late.deadline)
+        except UNREACHABLE as error:  # the workers' clocks and the sweep queue it once the broker is back
+            log.warning("game %s: time-out of ply %s not queued (%s)", game.pk, expected_ply, error)
         raise
 
 
@@ -171,9 +176,8 @@ def _play_move(game, square, *, expected_ply, viewer, made_by):
         if viewer is not None and seat.played_by_computer:
             raise NotYourTurn(_("The computer plays this seat now."))
         now = timezone.now()
-        if viewer is not None and game.deadline is not None and now > game.deadline + timedelta(
-                seconds=settings.MOVE_TIME_GRACE):
-            raise OutOfTime(_("Your time for this move ran out; the computer moved for you."))
+        if viewer is not None and deadlines.is_due(game, now):
+            raise OutOfTime(_("Your time for this move ran out; the computer moves for you."), game.deadline)
         colour = board.turn
         try:
             board.push(square)
@@ -223,19 +227,11 @@ def ranking_with_forfeits(game, outcome):
     return tuple(group for group in stayed if group) + tuple((c,) for c in reversed(game.forfeited))
 
 
-def deadline_for(game, seat):
-    """When the player at `seat`, now to move, runs out of time: at a table, and only a
-    person (the computer, also for a player who left, moves at once); else None."""
-    if game.kind != Game.Kind.TABLE or seat is None or seat.played_by_computer:
-        return None
-    return timezone.now() + timedelta(seconds=settings.MOVE_TIME_LIMIT)
-
-
 def _state_after(game, board):
     """The Game fields that follow from the position `board` reached."""
     outcome = board.outcome()
     if outcome is None:
-        return {"turn": board.turn, "deadline": deadline_for(game, game.seat_of(board.turn))}
+        return {"turn": board.turn, "deadline": deadlines.deadline_for(game, game.seat_of(board.turn))}
     return {
         "turn": "", "deadline": None, "status": Game.Status.FINISHED,
         "ending": Game.Ending.FORFEIT if game.forfeited else Game.Ending.NORMAL,
@@ -360,10 +356,10 @@ def computer_move(game_id, ply):
 
 
 def timeout_move(game_id, ply):
-    """The player to move at `ply` is past the deadline: the computer moves for them."""
-    game = Game.objects.filter(pk=game_id, ply=ply, status=Game.Status.PLAYING,
-                               deadline__lte=timezone.now()).first()
-    if game is None:
+    """The player to move at `ply` is due (games.deadlines): the computer moves for them.
+    Only a worker calls this (the task games.timeout_move): it searches."""
+    game = Game.objects.filter(pk=game_id, ply=ply, status=Game.Status.PLAYING).first()
+    if game is None or not deadlines.is_due(game):
         return None
     board = game.board()
     square = choose_move(board, game.level, time_limit=COMPUTER_TIME[game.level])
@@ -427,7 +423,7 @@ def game_changed(game_id, schedule=True, record=None):
 
 def schedule_next(game, moves):
     """Queue the computer's move if it is the computer's turn. A player's time-out
-    needs no task: the workers' clocks watch the deadline (games.tasks.queue_due_time_outs)."""
+    needs no task: the workers' clocks watch the deadline (games.deadlines)."""
     seat = game.seat_of(game.turn)
     if seat is not None and seat.played_by_computer:
         last = next((move for move in reversed(moves) if move.made_by != Move.MadeBy.AUTO), None)

@@ -5,6 +5,7 @@ import threading
 from datetime import timedelta
 
 import pytest
+from django.conf import settings
 from django.db import connection
 from django.urls import reverse
 from django.utils import timezone, translation
@@ -102,7 +103,7 @@ def test_a_finishing_move_a_time_out_and_a_leave_racing_rate_the_game_once(alice
     game = play(table.game, until_last=True)
     mover = game.seat_of(game.turn)
     other = next(s for s in game.seats.all() if s.pk != mover.pk)
-    Game.objects.filter(pk=game.pk).update(deadline=timezone.now() - timedelta(seconds=1))
+    Game.objects.filter(pk=game.pk).update(deadline=timezone.now() - timedelta(seconds=settings.MOVE_TIME_GRACE + 1))
     square, ply = finishing_square(game), game.ply
     barrier = threading.Barrier(3)
     errors = []

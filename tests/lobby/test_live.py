@@ -96,3 +96,32 @@ async def test_a_move_reaches_the_other_player_and_a_double_submit_applies_once(
             assert 'data-turn="white"' in html and 'data-deadline="' in html
     moves = await asyncio.to_thread(lambda: list(Move.objects.filter(game=game).values_list("ply", "square")))
     assert moves == [(1, "d3")]
+
+
+@pytest.mark.asyncio
+async def test_a_late_move_is_refused_at_once_and_the_worker_makes_the_time_out(live_site):
+    from datetime import timedelta
+
+    from django.conf import settings
+    from django.utils import timezone
+
+    alice, bob = await asyncio.to_thread(make_user, "alice"), await asyncio.to_thread(make_user, "bob")
+    table = await asyncio.to_thread(services.open_table, alice, Variant(board="8x8"), level="hard",
+                                    host_colour="black")
+    await asyncio.to_thread(services.join, table, Viewer(user=bob))
+    game = await asyncio.to_thread(Game.objects.get, pk=table.game_id)
+    black = Player(live_site, alice)
+    await asyncio.to_thread(black.get, f"/tables/{table.code}/")
+    headers = {"Cookie": f"sessionid={black.session}"}
+    async with websockets.connect(ws_url(live_site, f"/ws/games/{game.public_id}/"), origin=live_site.url,
+                                  additional_headers=headers) as socket:
+        assert 'data-ply="0"' in await socket.recv()
+        await asyncio.to_thread(lambda: Game.objects.filter(pk=game.pk).update(
+            deadline=timezone.now() - timedelta(seconds=settings.MOVE_TIME_GRACE + 1)))
+        status, html = await asyncio.to_thread(black.post, f"/tables/{table.code}/move/", {"square": "d3", "ply": 0})
+        assert status == 409 and "Your time for this move ran out; the computer moves for you." in html
+        # The answer came before any time-out move: daphne searched nothing.
+        assert 'data-ply="0"' in html
+        html = await next_state(socket, 1, timeout=30)  # the late player sees the worker's move pushed
+    move = await asyncio.to_thread(Move.objects.get, game=game, ply=1)
+    assert (move.colour, move.made_by) == ("black", "timeout")

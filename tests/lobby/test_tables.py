@@ -7,6 +7,7 @@ from datetime import timedelta
 import pytest
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
+from django.conf import settings
 from django.urls import reverse
 from django.utils import timezone
 
@@ -260,7 +261,9 @@ def test_a_move_before_the_start_changes_nothing(alice):
 def test_a_time_out_is_played_by_the_computer_and_marked_so(running):
     game = Game.objects.get(pk=running.game_id)
     assert timeout_move(game.pk, 0) is None  # not overdue yet: nothing happens
-    Game.objects.filter(pk=game.pk).update(deadline=timezone.now() - timedelta(seconds=1))
+    Game.objects.filter(pk=game.pk).update(deadline=timezone.now() - timedelta(seconds=settings.MOVE_TIME_GRACE / 2))
+    assert timeout_move(game.pk, 0) is None  # within the grace: nothing happens
+    Game.objects.filter(pk=game.pk).update(deadline=timezone.now() - timedelta(seconds=settings.MOVE_TIME_GRACE + 1))
     assert timeout_move(game.pk, 5) is None  # another ply: nothing happens
     timeout_move(game.pk, 0)
     move = Move.objects.get(game=game)
@@ -355,13 +358,15 @@ def test_the_lobby_lists_open_and_running_public_tables(alice, bob, carol):
     assert running.code in playing_part
 
 
-def test_the_sweep_times_out_a_player_whose_task_was_lost(running):
-    from games.tasks import sweep_overdue
+def test_the_sweep_queues_the_time_out_of_a_player_whose_task_was_lost(running):
+    from games.tasks import sweep_overdue, timeout_move as timeout_task
 
     Game.objects.filter(pk=running.game_id).update(deadline=timezone.now() - timedelta(seconds=5))
     assert sweep_overdue() == 1
+    assert not Move.objects.filter(game_id=running.game_id).exists()  # queued for a worker, not made here
+    assert sweep_overdue() == 0  # claimed: a second sweep (another worker's) leaves it
+    timeout_task(running.game_id, 0)
     assert Move.objects.get(game_id=running.game_id).made_by == "timeout"
-    assert sweep_overdue() == 0  # the new deadline is a minute away
 
 
 def lobby_messages(action):

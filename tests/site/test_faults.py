@@ -206,7 +206,7 @@ def test_redis_killed_and_started_again_loses_no_move_and_everything_due_happens
 
 
 def test_a_time_out_that_fell_due_with_no_worker_is_made_by_the_next_workers(site):
-    # Time-outs queue no task (each worker's clock, config.deadline_clock): a deadline
+    # Time-outs queue no task (each worker's clock, games.deadlines): a deadline
     # that passes while every worker is down is kept by whichever worker starts next.
     site.parts["worker"].crash()  # kill -9
     site.parts["worker"].stop()  # clears its orphaned pool processes, as make run's supervisor does
