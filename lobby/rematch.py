@@ -102,7 +102,9 @@ def _start_rematch(table, game, seats):
             "user": seat.user if stays else None, "guest_token": seat.guest_token if stays else "",
             "guest_name": seat.guest_name if stays else ""})
     new_seats.sort(key=lambda seat: variant.colours.index(seat["colour"]))  # listed in turn order
-    new = game_services.create_waiting_game(variant, level=game.level, is_public=game.is_public,
+    # The table's flag, not the finished game's: a player sharing that game for review
+    # must not make a private table's next game watchable.
+    new = game_services.create_waiting_game(variant, level=game.level, is_public=table.is_public,
                                             rated=game.rated, seats=new_seats)
     Table.objects.filter(pk=table.pk).update(game=new)
     if all(seat["is_computer"] or seat["user"] or seat["guest_token"] for seat in new_seats):

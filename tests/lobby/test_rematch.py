@@ -9,6 +9,7 @@ from django.urls import reverse
 from django.utils import translation
 
 from games import Variant
+from games import services as game_services
 from games.models import Game
 from games.access import Viewer
 from games.services import GameError, NotYourTurn
@@ -162,3 +163,14 @@ def test_two_simultaneous_acceptances_start_one_game(alice, bob):
     assert len(started) == 1
     assert Game.objects.filter(kind="table").count() == 2
     assert Table.objects.get(pk=table.pk).game_id == started[0].pk
+
+
+def test_a_rematch_of_a_private_table_stays_private_when_a_player_shared_the_finished_game(alice, bob):
+    table = rated_table(alice, bob, rated=False, is_public=False)
+    old = play(table.game)
+    game_services.set_public(old, Viewer(user=alice), True)  # Alice shares the finished game
+    assert Game.objects.get(pk=old.pk).is_public
+    rematch.accept(table, Viewer(user=alice), old.public_id)
+    new = rematch.accept(table, Viewer(user=bob), old.public_id)
+    assert new is not None and not Game.objects.get(pk=new.pk).is_public
+    assert not Table.objects.get(pk=table.pk).is_public
