@@ -39,14 +39,19 @@ class RulesPage:
 
     @property
     def play_url(self):
-        return f"{url_or_path('play', '/play/')}?{self.query}"
+        return with_query(url_or_path('play', '/play/'), self.query)
 
     @property
     def table_url(self):
-        return f"{url_or_path('table_new', '/tables/new/')}?{self.query}"
+        return with_query(url_or_path('table_new', '/tables/new/'), self.query)
 
     def get_absolute_url(self):
         return reverse("rules_variant", args=[self.slug])
+
+
+def with_query(url, query):
+    """`url` with `query` appended; the plain variant has no query, so no bare "?"."""
+    return f"{url}?{query}" if query else url
 
 
 def url_or_path(name, path):

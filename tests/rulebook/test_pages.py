@@ -282,3 +282,11 @@ def test_the_buttons_the_pages_name_are_the_sites_own_labels(client, language):
     nav = [a.text() for a in dom.find("nav").find_all("a")]
     if url_or_path("table_new", None):  # the multiplayer form exists: the header links it
         assert (UI_WORDS["Multiplayer"] if language == "de" else "Multiplayer") in nav
+
+
+def test_the_plain_reversi_page_links_the_play_form_without_a_dangling_question_mark(client):
+    html = client.get(reverse("rules_variant", args=["reversi"])).content.decode()
+    links = {a.get("href") for a in parse(html).find_all("a") if a.get("data-action") == "play"}
+    assert links == {reverse("play")}
+    table_links = {a.get("href") for a in parse(html).find_all("a") if a.get("href", "").startswith(reverse("table_new"))}
+    assert all(not href.endswith("?") for href in table_links)
