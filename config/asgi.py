@@ -31,8 +31,8 @@ application = ProtocolTypeRouter(
 # A request allocates many short-lived objects (ORM rows, template nodes): with
 # the default threshold (700 allocations) the cyclic collector runs often and, now
 # and then, walks everything loaded at start-up. That is frozen out of its reach,
-# and young objects are collected in larger batches:
-# benchmarks/roundtrip.py, four A/B pairs, 0.4-0.8 ms less daphne CPU a move in
-# each and a lower p99 in each (117-203 -> 91-122 ms); see benchmarks/README.md.
+# and young objects are collected in larger batches. benchmarks/roundtrip.py
+# measures the daphne CPU a move and the p99 with and without this; the figures
+# are in benchmarks/README.md, "One move at an online table".
 gc.freeze()
 gc.set_threshold(50_000, 20, 20)

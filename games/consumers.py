@@ -1,8 +1,8 @@
 """The websocket of a game page: pushes every new state, and takes the page's moves.
 
 A move over the socket costs the server no HTTP request, middleware or answer of its
-own (8.5-9.1 instead of 11.2-11.6 ms of daphne CPU a move: benchmarks/README.md,
-"Moves over the game socket"). The socket is Origin-checked (config/asgi.py), which is what CSRF
+own, so less daphne CPU a move than a post (benchmarks/roundtrip.py with and without
+--via http; the figures are in benchmarks/README.md, "Moves over the game socket"). The socket is Origin-checked (config/asgi.py), which is what CSRF
 is for a form; the seat is authorised as for a form post, from the session as it is
 now. Pages without JavaScript, or whose socket is down, post the same move over HTTP.
 """
