@@ -32,7 +32,7 @@ def rating_cards(user):
 def places(game):
     """{colour: place} of a finished game, 1 for the best: by official score (fewest
     stones first in Anti-Reversi), tied colours sharing a place, leavers last with
-    the one who left last above those who left before (RULES §11)."""
+    the one who left last above those who left before (docs/rules.md §11)."""
     anti = Variant.from_dict(game.variant).anti
     stayed = [c for c in game.score if c not in game.forfeited]
     key = (lambda c: game.score[c]) if anti else (lambda c: -game.score[c])

@@ -283,7 +283,7 @@ if not DEBUG and not TESTING:
 SESSION_COOKIE_HTTPONLY = True
 X_FRAME_OPTIONS = "DENY"
 
-# Seconds a player has for a move before the computer moves for them (RULES §11).
+# Seconds a player has for a move before the computer moves for them (docs/rules.md §11).
 MOVE_TIME_LIMIT = float(os.environ.get("MOVE_TIME_LIMIT", "60"))
 # A move that left the page before the deadline may arrive this much later; one
 # that arrives later still is refused and the computer moves for the player.

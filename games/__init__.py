@@ -1,7 +1,7 @@
 """The games app: the Django side of a game, with the rules and the computer
 players inside.
 
-* ``games.rules`` -- the rules core (RULES §1-§10), standard library only
+* ``games.rules`` -- the rules core (docs/rules.md §1-§10), standard library only
 * ``games.ai``    -- the computer players, standard library only
 
 The rest of the package is Django (models, services, views, consumers, tasks)

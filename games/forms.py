@@ -1,4 +1,4 @@
-"""The variant form: every option of RULES §1-§9. Only possible combinations are
+"""The variant form: every option of docs/rules.md §1-§9. Only possible combinations are
 offered (the others are drawn disabled, given what is chosen now; the pages
 re-draw the form as choices change), and a combination RULES forbids is still
 refused on submit with a message saying what to change."""

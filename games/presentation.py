@@ -185,7 +185,7 @@ def seat_names(seats):
 
 
 def result_sentence(game, seats=None):
-    """The result of a stored game with its official score (RULES §4, §8), the
+    """The result of a stored game with its official score (docs/rules.md §4, §8), the
     players named; or that it was abandoned for a new game."""
     if not game.is_over:
         return ""

@@ -221,7 +221,7 @@ def _announce_finish(game, outcome):
 
 
 def ranking_with_forfeits(game, outcome):
-    """outcome.ranking with the leavers taken out and put last (RULES §11), the one
+    """outcome.ranking with the leavers taken out and put last (docs/rules.md §11), the one
     who left last above those who left before."""
     stayed = [tuple(c for c in group if c not in game.forfeited) for group in outcome.ranking]
     return tuple(group for group in stayed if group) + tuple((c,) for c in reversed(game.forfeited))
@@ -241,7 +241,7 @@ def _state_after(game, board):
 
 
 def _winner_with_forfeits(game, outcome):
-    """Who wins once leavers rank last (RULES §11): the best ranked who stayed."""
+    """Who wins once leavers rank last (docs/rules.md §11): the best ranked who stayed."""
     if not game.forfeited:
         return outcome.winner
     for group in outcome.ranking:
@@ -308,7 +308,7 @@ def set_level(game, viewer, level):
 
 
 def leave(game, viewer):
-    """The viewer leaves a running game: they lose (RULES §11), and from now on the
+    """The viewer leaves a running game: they lose (docs/rules.md §11), and from now on the
     computer plays their seat to the end. In a 3-4 player game the others play on
     and the leaver ranks last (_winner_with_forfeits). Leaving is final.
     """

@@ -1,5 +1,5 @@
 """The rules core's variant errors (games.rules.variant.InvalidVariantError) in the
-visitor's language. The core's own messages cite RULES.md for developers and the
+visitor's language. The core's own messages cite docs/rules.md for developers and the
 command line; visitors get these, which say what to change."""
 from django.utils.translation import gettext_lazy as _
 

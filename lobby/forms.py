@@ -1,4 +1,4 @@
-"""The table form (every variant of RULES.md, seats, level, public or private) and the code form.
+"""The table form (every variant of docs/rules.md, seats, level, public or private) and the code form.
 
 The table form offers only the seats the chosen number of players has, and never
 your own seat to the computer; the server checks both again."""

@@ -3,7 +3,7 @@ and the game played there.
 
 Who sits where is not stored here: the game's Seat rows (games.models.Seat) are
 the one truth of who plays which colour. Seat i of a table is colour i of the
-variant (Black, White, Red, Green), the turn order of RULES §8.
+variant (Black, White, Red, Green), the turn order of docs/rules.md §8.
 """
 import secrets
 

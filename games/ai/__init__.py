@@ -139,7 +139,7 @@ def _choose(board, level: str, rng: random.Random, deadline: float | None, evalu
 
 
 def _opening_values(board, depth: int) -> list[tuple[str, float]]:
-    """Free opening (RULES §5): negamax over the remaining central placements,
+    """Free opening (docs/rules.md §5): negamax over the remaining central placements,
     then a short search once the centre is full.  Centi-discs, mover's view."""
     geo = tables(board.geometry)
     anti = board.variant.anti
@@ -181,7 +181,7 @@ def analyse(board, *, time_limit: float) -> list[tuple[str, float]]:
     Values are for the side to move, in stones:
 
     * two players, when the solver finishes (small endgames): the exact final
-      disc difference (empties to the winner, RULES §4; in ``anti`` the
+      disc difference (empties to the winner, docs/rules.md §4; in ``anti`` the
       opponent's stones minus the mover's);
     * otherwise Normal-strength search values (iterative deepening to 4 plies,
       3 on boards over 64 squares) in evaluation units scaled to about one stone

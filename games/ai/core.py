@@ -22,34 +22,32 @@ from .bitboard import Tables
 from .endgame import INF, Timeout
 
 try:
-    from . import _core
+    from ._core import TABLE_BYTES, Core
 except ImportError:  # no compiler at install, or a bare checkout
-    _core = None
+    Core, TABLE_BYTES = None, 0
 if os.environ.get("GAMES_AI_ENGINE") == "python":
-    _core = None
-if _core is None and os.environ.get("GAMES_AI_REQUIRE_CORE") == "1":
+    Core, TABLE_BYTES = None, 0
+if Core is None and os.environ.get("GAMES_AI_REQUIRE_CORE") == "1":
     raise ImportError("GAMES_AI_REQUIRE_CORE=1 but the compiled core games.ai._core is not built "
                       "(pip install -e . builds it)")
-
-# the C solver's transposition table: one per process, allocated at its first solve
-TABLE_BYTES = _core.TABLE_BYTES if _core else 0
+# TABLE_BYTES: the C solver's transposition table, one per process, allocated at its first solve
 
 
 def available() -> bool:
-    return _core is not None
+    return Core is not None
 
 
 def engine_name() -> str:
     """What a worker's computer players run on, for the log and /healthz."""
-    return "compiled core (games.ai._core)" if _core else "pure Python"
+    return "compiled core (games.ai._core)" if Core is not None else "pure Python"
 
 
 @lru_cache(maxsize=64)
 def core_for(geo: Tables, anti: bool):
     """The compiled core set up for a board (``None`` without the core)."""
-    if _core is None:
+    if Core is None:
         return None
-    return _core.Core(geo.playable, geo.corners, geo.x_squares, geo.stride, max(geo.width, geo.height),
+    return Core(geo.playable, geo.corners, geo.x_squares, geo.stride, max(geo.width, geo.height),
                       list(geo.region_of), list(geo.shallow_priority), anti)
 
 
@@ -141,7 +139,7 @@ class CoreSolver:
 def make_solver(geo: Tables, *, anti: bool = False, deadline: float | None = None,
                 max_nodes: int | None = None):
     """The exact solver of the engine in use."""
-    if _core is not None:
+    if Core is not None:
         return CoreSolver(geo, anti=anti, deadline=deadline, max_nodes=max_nodes)
     from .endgame import EndgameSolver
 

@@ -12,7 +12,7 @@ Negamax alpha-beta with principal-variation (null-window) search on bitboards:
 Scores are the final disc difference for the side to move, empties going to
 the winner (the usual Othello convention and the ``ffo.txt`` convention).  In
 ``anti`` the disc difference is the opponent's minus the mover's, stones as
-they stand (empties are not added, RULES.md §4), so fewer stones is better.
+they stand (empties are not added, docs/rules.md §4), so fewer stones is better.
 
 A deadline (``clock.now()`` value) or a node budget (``max_nodes``, which
 gives up at the same point however busy the machine is) makes the solver
@@ -34,7 +34,7 @@ class Timeout(Exception):
 
 
 def final_score(P: int, O: int, empties: int, anti: bool = False) -> int:
-    """Final disc difference for the side owning ``P`` (RULES.md §4)."""
+    """Final disc difference for the side owning ``P`` (docs/rules.md §4)."""
     d = P.bit_count() - O.bit_count()
     if anti:
         return -d

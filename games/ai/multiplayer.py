@@ -1,4 +1,4 @@
-"""Computer players for three and four players (RULES §8).
+"""Computer players for three and four players (docs/rules.md §8).
 
 The position is the rules library's representation: one bitboard per colour
 in turn order plus the neutral stone (``Board.bits``, ``Board.neutral``).  The
@@ -38,7 +38,7 @@ Evaluation for the root player ``r``: for each player a score from the stones
 (weight growing towards the end), corner-like squares, X squares next to
 empty corners, edges and flipping moves (Hard's fitted weights: the same plus
 stable and exposed stones, by phase); the value is ``score(r)`` minus the
-best opponent's score (only a sole first place wins, RULES §8).  With
+best opponent's score (only a sole first place wins, docs/rules.md §8).  With
 ``anti`` stones, corners and edges count against their owner (and Hard keeps
 the hand-made weights).  A finished game is worth ``WIN`` plus the margin
 for a sole first place, ``0`` for a shared first place (a draw for the table)

@@ -5,7 +5,7 @@ URLs (games/review/urls.py):
     /games/                        my_games           the viewer's games, filtered, paginated
     /games/import/                 review_import      paste or upload a record; ?moves=... shows it
     /games/<id>/?ply=N             review             the board at any ply, moves, chart, result, analysis
-    /games/<id>/transcript.txt     review_transcript  RULES §10 transcript
+    /games/<id>/transcript.txt     review_transcript  docs/rules.md §10 transcript
     /games/<id>/record.json        review_record      the full record as JSON
     /games/<id>/public/            review_public      POST, players only: share a finished game or not
     /games/<id>/analysis/          review_analyse     POST, anyone who may see a finished game

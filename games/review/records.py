@@ -81,7 +81,7 @@ def replay_game(game):
 # -- export ----------------------------------------------------------------------------
 
 def game_record(game, url):
-    """The JSON record of a stored game (RULES §10 plus who played and how it ended);
+    """The JSON record of a stored game (docs/rules.md §10 plus who played and how it ended);
     `url` is the absolute URL of its review."""
     replay = replay_game(game)
     seats = list(game.seats.select_related("user"))

@@ -1,4 +1,4 @@
-"""The rules pages: one per variant (RULES §11), in the order the index lists them.
+"""The rules pages: one per variant (docs/rules.md §11), in the order the index lists them.
 
 A page is its slug (the URL), its titles, the variant its "Play now" and
 "Open a table" links prefill, and the start positions it draws (each a variant

@@ -30,6 +30,6 @@ def variant(request, slug):
         ],
         "play_url": page.play_url,
         "table_url": page.table_url,
-        # The time a player has before the computer moves for them (RULES §11).
+        # The time a player has before the computer moves for them (docs/rules.md §11).
         "move_seconds": f"{settings.MOVE_TIME_LIMIT:g}",
     })

@@ -1,4 +1,4 @@
-"""The rules of Reversi and its variants (RULES §1-§10), standard library only.
+"""The rules of Reversi and its variants (docs/rules.md §1-§10), standard library only.
 
     from games.rules import Variant, Board, IllegalMoveError, InvalidVariantError
 

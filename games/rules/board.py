@@ -1,4 +1,4 @@
-"""A game position with its history: RULES §2-§5, §7, §8.
+"""A game position with its history: docs/rules.md §2-§5, §7, §8.
 
 >>> b = Board(Variant())
 >>> b.legal_moves
@@ -301,7 +301,7 @@ class Board:
         return {c: b.bit_count() for c, b in zip(self.colours, self._bits)}
 
     def outcome(self) -> Outcome | None:
-        """``None`` while the game goes on; else the Outcome (RULES §4, §8)."""
+        """``None`` while the game goes on; else the Outcome (docs/rules.md §4, §8)."""
         if not self.is_game_over():
             return None
         anti = self.variant.anti
@@ -415,7 +415,7 @@ class Board:
 
     # -- records ------------------------------------------------------------
     def transcript(self) -> str:
-        """The moves so far, concatenated without passes (RULES §10)."""
+        """The moves so far, concatenated without passes (docs/rules.md §10)."""
         return format_transcript(self.history)
 
     @classmethod

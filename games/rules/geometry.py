@@ -98,7 +98,7 @@ SYMMETRIES = (
 
 
 def octagon_cut_names() -> tuple[str, ...]:
-    """The twelve squares the octagon removes from the 10x10 board (RULES §1)."""
+    """The twelve squares the octagon removes from the 10x10 board (docs/rules.md §1)."""
     return ("a1", "b1", "a2", "i1", "j1", "j2", "a9", "a10", "b10", "j9", "i10", "j10")
 
 

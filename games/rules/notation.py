@@ -1,4 +1,4 @@
-"""Game records and transcripts (RULES §10).
+"""Game records and transcripts (docs/rules.md §10).
 
 A transcript is the usual Othello form: the moves concatenated, passes left
 out (``f5d6c3d3c4``).  Reading is lenient about form and strict about

@@ -1,4 +1,4 @@
-"""A deliberately simple implementation of RULES §1-§8, for cross-checking.
+"""A deliberately simple implementation of docs/rules.md §1-§8, for cross-checking.
 
 Square by square on a dict of (col, row) -> colour, walking each of the eight
 directions one step at a time; no bitboards and nothing shared with the

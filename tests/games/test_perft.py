@@ -159,8 +159,8 @@ def test_command_line_options_and_errors():
     assert out.returncode == 0, out.stderr
     assert [int(line.split()[1]) for line in out.stdout.splitlines()[2:]] == [3, 20, 132]
     out = _run_cli("--board", "6x6", "--players", "3", "--depth", "2")
-    assert out.returncode == 2 and "RULES §9" in out.stderr and "Traceback" not in out.stderr
+    assert out.returncode == 2 and "docs/rules.md §9" in out.stderr and "Traceback" not in out.stderr
     out = _run_cli("--board", "8x8", "--blocked", "c5,h6", "--depth", "2")
-    assert out.returncode == 2 and "RULES §6" in out.stderr
+    assert out.returncode == 2 and "docs/rules.md §6" in out.stderr
     out = _run_cli("--free-opening", "--handicap", "2", "--random-blocked", "4", "--seed", "7", "--depth", "4")
     assert out.returncode == 0 and out.stdout.splitlines()[-1].split()[1] == "24"

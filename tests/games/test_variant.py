@@ -1,4 +1,4 @@
-"""Variants: RULES §6, §7 and every §9 combination."""
+"""Variants: docs/rules.md §6, §7 and every §9 combination."""
 
 import itertools
 import json
@@ -14,7 +14,7 @@ PAIR = {"6x6": ("b1", "e6"), "8x8": ("b1", "g8"), "10x10": ("c5", "h6"), "octago
 
 
 def forbidden_rule(board, players, free_opening, handicap):
-    """What RULES §9 says about a combination: None if allowed."""
+    """What docs/rules.md §9 says about a combination: None if allowed."""
     if players > 2 and board == "6x6":
         return "6x6"
     if players > 2 and free_opening:
@@ -44,7 +44,7 @@ def test_every_section_9_combination(board, players, anti, free_opening, blocked
         v = Variant(**fields)
         assert Variant.from_dict(json.loads(json.dumps(v.to_dict()))) == v
     else:
-        with pytest.raises(InvalidVariantError, match="RULES §9") as info:
+        with pytest.raises(InvalidVariantError, match="docs/rules.md §9") as info:
             Variant(**fields)
         assert rule in str(info.value).replace("corner handicap", "handicap")
 
@@ -90,7 +90,7 @@ def test_public_example_builds_and_round_trips():
 def test_invalid_fields_name_their_rule(fields, rule):
     with pytest.raises(InvalidVariantError) as info:
         Variant(**fields)
-    assert str(info.value).startswith(f"RULES {rule}:")
+    assert str(info.value).startswith(f"docs/rules.md {rule}:")
     assert isinstance(info.value, ValueError)
 
 
@@ -134,9 +134,9 @@ def test_drawing_varies_with_the_seed_and_refuses_bad_counts():
     layouts = {Variant.with_random_blocked(4, seed=s).blocked for s in range(30)}
     assert len(layouts) > 20
     assert draw_blocked("8x8", 2, random.Random(1)) == draw_blocked("8x8", 2, random.Random(1))
-    with pytest.raises(InvalidVariantError, match="RULES §6"):
+    with pytest.raises(InvalidVariantError, match="docs/rules.md §6"):
         draw_blocked("8x8", 3, random.Random(1))
-    with pytest.raises(InvalidVariantError, match="RULES §9"):
+    with pytest.raises(InvalidVariantError, match="docs/rules.md §9"):
         Variant.with_random_blocked(2, seed=1, board="6x6", players=3)
 
 

@@ -176,11 +176,11 @@ def test_undo_waits_for_the_computer_and_is_refused_to_others():
 
 
 @pytest.mark.parametrize("options, rule", [
-    ({"board": "6x6", "players": 3}, "RULES §9"),
-    ({"board": "8x8", "players": 4, "free_opening": True}, "RULES §9"),
-    ({"board": "octagon", "handicap": 2}, "RULES §9"),
-    ({"board": "8x8", "players": 3, "handicap": 1}, "RULES §9"),
-    ({"board": "8x8", "blocked": 3}, "RULES §6"),
+    ({"board": "6x6", "players": 3}, "docs/rules.md §9"),
+    ({"board": "8x8", "players": 4, "free_opening": True}, "docs/rules.md §9"),
+    ({"board": "octagon", "handicap": 2}, "docs/rules.md §9"),
+    ({"board": "8x8", "players": 3, "handicap": 1}, "docs/rules.md §9"),
+    ({"board": "8x8", "blocked": 3}, "docs/rules.md §6"),
 ])
 def test_an_impossible_variant_is_refused_with_the_rule(options, rule):
     from games import InvalidVariantError

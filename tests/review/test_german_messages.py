@@ -45,7 +45,7 @@ def test_every_refused_variant_has_a_german_message_without_a_section(options):
 
 
 def test_the_rules_core_stays_django_free_and_keeps_its_rule_for_developers():
-    with pytest.raises(InvalidVariantError, match="RULES §6") as info:
+    with pytest.raises(InvalidVariantError, match="docs/rules.md §6") as info:
         draw_blocked("8x8", 3)
     assert info.value.code == "blocked_count"
 

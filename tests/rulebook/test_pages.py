@@ -1,4 +1,4 @@
-"""The rules pages (RULES §11): one per variant, in English and German, each with its
+"""The rules pages (docs/rules.md §11): one per variant, in English and German, each with its
 sections, its start position as the rules library sets it up, and links that prefill
 the play and table forms with a variant the rules accept."""
 from dataclasses import replace
@@ -261,7 +261,7 @@ def test_the_computer_and_time_limit_promises_use_the_site_settings(client, sett
     assert "Im Menü neben Neues Spiel stellst du ihn auf Leicht, Normal oder Schwer" in faq
 
 
-# What the pages tell visitors to press, and the labels the site really shows (RULES §11).
+# What the pages tell visitors to press, and the labels the site really shows (docs/rules.md §11).
 UI_WORDS = {
     "Play now": "Jetzt spielen", "Open a table": "Tisch eröffnen", "Multiplayer": "Mehrspieler",
     "New Game": "Neues Spiel", "Easy": "Leicht", "Normal": "Normal", "Hard": "Schwer", "Undo": "Rückgängig",

@@ -10,7 +10,7 @@ against two Normals).
 
 A game scores 1 for a win, 1/2 for a draw in a two-player game, and in a
 multi-player game 1 for a sole first place, 0 otherwise (a shared first place
-is a draw for the whole table, RULES §8; it is counted apart).  The "fair
+is a draw for the whole table, docs/rules.md §8; it is counted apart).  The "fair
 share" of a player among ``n`` equals is ``1/n`` of the games.
 """
 
