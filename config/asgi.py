@@ -33,6 +33,6 @@ application = ProtocolTypeRouter(
 # and then, walks everything loaded at start-up. That is frozen out of its reach,
 # and young objects are collected in larger batches. benchmarks/roundtrip.py
 # measures the daphne CPU a move and the p99 with and without this; the figures
-# are in benchmarks/README.md, "One move at an online table".
+# are in benchmarks/README.md, "A move at an online table".
 gc.freeze()
 gc.set_threshold(50_000, 20, 20)

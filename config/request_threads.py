@@ -5,11 +5,12 @@ Django's own handler ran the middleware chain in async mode: every middleware of
 ours is synchronous, so each of their process_request and process_response hopped
 from the event loop into a thread and back (about twenty switches per request), and
 each request got a new thread, hence a new database connection and new thread-local
-clients (Celery's result store): together a third of daphne's CPU per move. Here the
-chain is loaded in synchronous mode, as under WSGI, and the whole of it (middleware,
-view, template) runs in a single call on a thread borrowed from the pool (asgiref's
-ThreadSensitiveContext with a caller-owned executor). The thread keeps its database
-connection (CONN_MAX_AGE) for the next request.
+clients (Celery's result store): together a large share of daphne's CPU per move
+(benchmarks/README.md, "Request threads"). Here the chain is loaded in synchronous
+mode, as under WSGI, and the whole of it (middleware, view, template) runs in a
+single call on a thread borrowed from the pool (asgiref's ThreadSensitiveContext
+with a caller-owned executor). The thread keeps its database connection
+(CONN_MAX_AGE) for the next request.
 
 At most REQUEST_THREADS requests run their Python at once; more wait for a free
 thread. The GIL lets only one run at a time anyway; the others wait on the

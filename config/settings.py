@@ -170,8 +170,9 @@ CHANNEL_LAYERS = {
             # channels-redis' blocking receive: idle websockets then crash.
             "hosts": [{"address": REDIS_URL, "max_connections": 1000, "socket_timeout": 30}],
             # Messages a process has not taken yet, per process (its pages share one
-            # inbox): 1000 is about 12 s of pushes at the saturation of
-            # benchmarks/roundtrip.py, where "never arrived" stays 0.
+            # inbox): 1000 holds seconds of pushes at the saturation of
+            # benchmarks/roundtrip.py, where "never arrived" stays 0
+            # (benchmarks/README.md, "A move at an online table").
             "capacity": 1000,
             # A push older than this is dropped unread: by then the page has
             # reconnected and got the whole state anyway.

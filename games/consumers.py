@@ -2,9 +2,10 @@
 
 A move over the socket costs the server no HTTP request, middleware or answer of its
 own, so less daphne CPU a move than a post (benchmarks/roundtrip.py with and without
---via http; the figures are in benchmarks/README.md, "Moves over the game socket"). The socket is Origin-checked (config/asgi.py), which is what CSRF
-is for a form; the seat is authorised as for a form post, from the session as it is
-now. Pages without JavaScript, or whose socket is down, post the same move over HTTP.
+--via http; the figures are in benchmarks/README.md, "A move at an online table").
+The socket is Origin-checked (config/asgi.py), which is what CSRF is for a form; the
+seat is authorised as for a form post, from the session as it is now. Pages without
+JavaScript, or whose socket is down, post the same move over HTTP.
 """
 import json
 from importlib import import_module

@@ -27,8 +27,8 @@ not under time pressure; with a time limit its depth depends on the machine.
 
 Time: ``time_limit`` (seconds) is a promise: the move comes within it plus a
 small margin.  Hard uses 2 s when no limit is given; Easy and Normal are
-depth-limited and take well under 0.3 s on 8x8, but a given time limit caps
-them too.
+depth-limited and quick (benchmarks/README.md, "The computer's answer time"), but a
+given time limit caps them too.
 """
 
 from __future__ import annotations
@@ -53,8 +53,9 @@ _announced = False
 # evaluation's scale; the analysis keeps it until that threshold is measured
 # again on the learned one
 ANALYSIS_EVALUATION = "handmade"
-# the analysis tries the exact solver (14 empties or fewer) for this many nodes,
-# about 0.3 s of this machine, then searches instead
+# the analysis tries the exact solver (14 empties or fewer) for this many nodes, a
+# fraction of a second on either engine (nodes per second: benchmarks/README.md,
+# "The engine: perft, search and the exact solver"), then searches instead
 ANALYSIS_SOLVER_NODES = 50_000
 
 # fixed cost reserved out of every time limit (position set-up, first-call

@@ -169,12 +169,12 @@ def choose_hard(geo: Tables, P: int, O: int, anti: bool, rng: random.Random,
 def _solver_horizon(geo: Tables, budget: float) -> tuple[int, int]:
     """(solve exactly at once up to, try the solver up to) empties for a budget.
 
-    The pure-Python solver on 8x8 (FFO positions, this machine): 12 empties
-    take well under 0.1 s; 16 empties take 0.1-0.3 s win/draw/loss and 0.2-3 s
-    exact; 18 take seconds.  The compiled core (``core.py``) is about 60 times
-    faster: 16 empties in a few hundredths of a second, 20 empties
-    win/draw/loss within the 2 s budget (see benchmarks/README.md).  Larger
-    boards are slower per node.
+    Up to ``now`` empties the exact solve is quick enough to run at once; up to
+    ``to`` it usually fits this budget, and the short search before it is the
+    fallback.  The compiled core (``core.py``) solves many times faster than the
+    pure-Python solver, so it reaches further; larger boards are slower per node.
+    The solver's times on both engines are in benchmarks/README.md, "The engine:
+    perft, search and the exact solver".
     """
     big = len(geo.squares) > 64
     if core_available():

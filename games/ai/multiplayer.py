@@ -31,8 +31,8 @@ play against the root player alone, which makes a deep search timid (deeper
 paranoid search barely beat one round of it).  The other players play for
 themselves, and the model says so.  The matches that decided this, the
 number of predicted answers, the beam and the fitted weights are in
-benchmarks/README.md (with best-reply search, which lost to the model and is
-gone).  Paranoid is Normal's search.
+benchmarks/README.md, "Three and four players" (with best-reply search, which lost
+to the model and is gone).  Paranoid is Normal's search.
 
 Evaluation for the root player ``r``: for each player a score from the stones
 (weight growing towards the end), corner-like squares, X squares next to
@@ -64,7 +64,8 @@ DISC_BASE, DISC_END = 10, 60
 W_CORNER, W_X, W_EDGE, W_MOB = 500, 150, 20, 40
 # Hard's evaluation of the positions its search ends in: each player's features
 # weighted by the phase (the share of the board filled, in PHASES steps), the
-# weights fitted to self-play games by games.ai.tools.fitting (see benchmarks/README.md)
+# weights fitted to self-play games by games.ai.tools.fitting (benchmarks/README.md,
+# "Three and four players")
 FEATURES = ("stones", "corners", "x_squares", "edges", "mobility", "stable", "exposed")
 PHASES = 6
 FITTED = (  # python -m games.ai.tools.fitting --games 1500 --seeds 1 2
@@ -100,7 +101,7 @@ class MultiSearch:
         self._terminal = final_value(root, anti)
         # Hard's leaf evaluation uses the fitted weights (not in anti, which keeps the
         # hand-made ones); its opponents' answers are still predicted with the
-        # hand-made scores, which measured better (benchmarks/README.md)
+        # hand-made scores, which measured better (benchmarks/README.md, "Three and four players")
         self._player_scores, fitted_scores = score_functions(geo, players, anti, rich)
         self._evaluate = root_evaluation(fitted_scores or self._player_scores, root)
         self._value_after = SEARCHES[mode](self)

@@ -26,8 +26,8 @@ Steps (files under ``--data``, default ``var/ai-train/<board>[-anti]/``):
   are also played on to the ``--exact`` horizon to give the label the
   training would have given, measuring the labels' noise.  ``--fast`` labels
   them with the compiled core's solver (``games.ai.core``; built by ``pip install
-  -e .``): the same positions and scores, many times faster (see
-  benchmarks/README.md).  Each
+  -e .``): the same positions and scores, many times faster (benchmarks/README.md,
+  "The engine: perft, search and the exact solver").  Each
   solved position is kept at once, so a stopped run (``--minutes``, a kill)
   goes on at the next call with the same positions, and ``report`` already
   counts the solved positions of an unfinished chunk.
