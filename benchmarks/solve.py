@@ -2,7 +2,7 @@
 
     .venv/bin/python benchmarks/solve.py                 # ids 1-19 (the target set)
     .venv/bin/python benchmarks/solve.py --ids 20-30
-    .venv/bin/python benchmarks/solve.py --file other.txt
+    .venv/bin/python benchmarks/solve.py other.txt       # every position of another file
 
 Prints, per position, the move, exact score, expected values, wall and CPU
 time and nodes, then the median and maximum (targets: each within 5 s,
