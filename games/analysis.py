@@ -29,10 +29,10 @@ from games.presentation import colour_name
 
 log = logging.getLogger(__name__)
 
-# A guard only, per position (for the solver's try and for the search each): the
-# fixed depths take 0.01-0.75 s on an idle worker (4 players on 8x8 the slowest),
-# so a worker several times slower still gives the same values. A 60-move game
-# takes about 5-20 s.
+# A guard only, per position (for the solver's try and for the search each):
+# several times the slowest position's CPU at the fixed depths, so a worker several
+# times slower still gives the same values (benchmarks/README.md, "The review's
+# analysis").
 TIME_LIMIT = 3.0
 # A task analyses this long, then hands the rest to a fresh task on the queue.
 CHUNK_SECONDS = 2.0

@@ -53,9 +53,10 @@ _announced = False
 # evaluation's scale; the analysis keeps it until that threshold is measured
 # again on the learned one
 ANALYSIS_EVALUATION = "handmade"
-# the analysis tries the exact solver (14 empties or fewer) for this many nodes, a
-# fraction of a second on either engine (nodes per second: benchmarks/README.md,
-# "The engine: perft, search and the exact solver"), then searches instead
+# the analysis tries the pure-Python exact solver (14 empties or fewer, on either
+# engine) for this many nodes, a fraction of a second (its nodes per second:
+# benchmarks/README.md, "The engine: perft, search and the exact solver"), then
+# searches instead
 ANALYSIS_SOLVER_NODES = 50_000
 
 # fixed cost reserved out of every time limit (position set-up, first-call

@@ -12,10 +12,10 @@
   endgame solve from 10 empties (8 on larger boards).  Depth-limited, so
   fully deterministic; a time limit, if given, still caps it.
 * **Hard**: iterative deepening PVS with a transposition table under the time
-  budget (2 s by default).  From 12 empties (10 on larger boards) it solves
-  exactly at once.  Up to 16 empties (2 s budget; 15 from 0.4 s; 2 fewer on
-  larger boards) it runs a short heuristic search for a fallback move (15% of
-  the budget, 5% on 6x6), then the solver: win/draw/loss first, then the
+  budget (2 s by default).  Near the end (``_solver_horizon``: how many empties
+  depends on the engine, the board and the budget) it solves exactly at once;
+  a few empties further out it runs a short heuristic search for a fallback
+  move (15% of the budget, 5% on 6x6), then the solver: win/draw/loss first, then the
   exact score with the rest of the budget, by null-window probes from the
   heuristic value (also when the short search already proves a win: the
   solver looks for the largest); a proven win or draw is never given away.
