@@ -4,7 +4,7 @@
     .venv/bin/python benchmarks/ladder.py --games 20 --time 0.5 --jobs 2
     .venv/bin/python benchmarks/ladder.py --only 8x8 --pairs hard-normal
 
-Targets (the issue): two players on 8x8, octagon, 10x10 and 8x8 anti: A scores
+Targets: two players on 8x8, octagon, 10x10 and 8x8 anti: A scores
 at least 75% (Hard vs Normal, Normal vs Easy) or 90% (Easy vs random).  Three
 players on 8x8 (A against two B): A wins at least twice its fair share, 2/3.
 Each match plays every random opening once with A in every seat.  Prints a
