@@ -75,7 +75,8 @@ class Outcome:
     in 3-4 player games it equals ``counts``.  ``ranking`` groups the colours
     from best to worst (tied colours share a group).  ``termination`` is
     ``"board_full"``, ``"no_moves"`` (two players, neither can move) or
-    ``"cut_off"`` (3-4 players, no empty square touches a stone).
+    ``"cut_off"`` (3-4 players, no empty square touches a stone); a two-player
+    game ended early (Board.decided) has ``"decided"`` or ``"agreement"``.
     """
 
     winner: str | None
@@ -322,6 +323,41 @@ class Board:
         else:
             termination = "no_moves" if len(self.colours) == 2 else "cut_off"
         return Outcome(winner=winner, counts=counts, score=score, ranking=ranking, termination=termination)
+
+    def decided(self, loser: str | None) -> Outcome:
+        """The Outcome of a two-player game that ends before the board does
+        (docs/rules.md §4.1): ``loser`` ran out of time, resigned or had the win
+        claimed against them; ``None`` is a draw by agreement.
+
+        The stones stand as they are. Reversi: the winner takes the empty squares,
+        and if that still would not put them ahead, the score is the smallest win
+        (33-31 on 8x8). Anti: the winner needs fewer stones; if they have not, the
+        loser is given one stone more than the winner. A draw is half of the
+        playable squares each (Anti: the stones as they stand).
+        """
+        if len(self.colours) != 2:
+            raise ValueError("only a two-player game is decided this way; with more, the leaver ranks last")
+        if loser is not None and loser not in self.colours:
+            raise ValueError(f"no such colour: {loser!r}")
+        counts = self.counts()
+        anti = self.variant.anti
+        playable = self.geometry.playable_count
+        termination = "agreement" if loser is None else "decided"
+        if loser is None:
+            score = dict(counts) if anti else {c: playable // 2 for c in self.colours}
+            return Outcome(winner=None, counts=counts, score=score,
+                           ranking=(tuple(self.colours),), termination=termination)
+        winner = next(c for c in self.colours if c != loser)
+        score = dict(counts)
+        if anti:
+            if score[winner] >= score[loser]:
+                score[loser] = score[winner] + 1
+        else:
+            score[winner] = playable - score[loser]  # the empty squares go to the winner
+            if score[winner] <= score[loser]:
+                score = {winner: playable // 2 + 1, loser: playable - playable // 2 - 1}
+        return Outcome(winner=winner, counts=counts, score=score,
+                       ranking=((winner,), (loser,)), termination=termination)
 
     # -- views --------------------------------------------------------------
     def stones(self) -> dict[str, str]:

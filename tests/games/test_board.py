@@ -419,3 +419,43 @@ def test_copy_hash_and_equality():
     assert d == b and len({b, d}) == 1
     assert b != Board(Variant(anti=True)) and Board() != Board(Variant(anti=True))
     assert b.copy(history=False).ply == 0
+
+
+def test_a_game_decided_early_gives_the_winner_the_empty_squares():
+    b = Board()
+    b.push("d3")  # black 4, white 1
+    o = b.decided(loser="white")
+    assert o.winner == "black" and o.counts == {"black": 4, "white": 1}
+    assert o.score == {"black": 63, "white": 1}
+    assert o.ranking == (("black",), ("white",)) and o.termination == "decided"
+
+
+def test_a_game_decided_early_against_the_stones_is_the_smallest_win_on_every_board():
+    for board, size, smallest in (("6x6", 6, (19, 17)), ("8x8", 8, (33, 31)), ("10x10", 10, (51, 49))):
+        # black, who loses, holds all but the last row, of which white holds one square
+        text = "\n".join(["X" * size] * (size - 1) + ["O" + "." * (size - 1)])
+        o = Board.parse(text, Variant(board=board)).decided(loser="black")
+        assert o.winner == "white" and o.counts["black"] == size * (size - 1)
+        assert (o.score["white"], o.score["black"]) == smallest, board
+
+
+def test_anti_decided_early_the_winner_has_fewer_stones():
+    b = Board(Variant(anti=True))
+    b.push("d3")  # black 4, white 1
+    assert b.decided(loser="white").score == {"black": 4, "white": 5}
+    assert b.decided(loser="black").score == {"black": 4, "white": 1}
+
+
+def test_a_draw_by_agreement_is_half_the_board_each():
+    b = Board(Variant(board="10x10"))
+    b.push(b.legal_moves[0])
+    o = b.decided(loser=None)
+    assert o.is_draw and o.score == {"black": 50, "white": 50} and o.termination == "agreement"
+    assert Board(Variant(anti=True)).decided(None).score == {"black": 2, "white": 2}
+
+
+def test_only_two_player_games_are_decided_early():
+    with pytest.raises(ValueError):
+        Board(Variant(players=3)).decided("red")
+    with pytest.raises(ValueError):
+        Board().decided("green")
