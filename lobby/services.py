@@ -6,11 +6,10 @@ waits (status WAITING) until every seat is taken (a user, a guest or the
 computer), then games.services.start_game starts it: the first colour is to move,
 and games.services takes over (deadlines, computer moves, time-outs, the result).
 
-Every change happens under a lock on the game row (select_for_update on
-PostgreSQL; SQLite's IMMEDIATE transactions serialise writers anyway), so two
-people taking the last seats at once start the game exactly once, and a seat goes
-to exactly one of two people who click it together. After commit, every page
-showing the table and (for public tables) the lobby are told.
+The seats themselves are taken and given back by games.seating, under a lock on
+the game row, so two people taking the last seats at once start the game exactly
+once, and a seat goes to exactly one of two people who click it together. After
+commit, every page showing the table and (for public tables) the lobby are told.
 """
 import logging
 import time
@@ -19,19 +18,20 @@ from datetime import timedelta
 from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import transaction
-from django.db.models import Prefetch, Q
+from django.db.models import Prefetch
 from django.template.loader import render_to_string
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 
 from accounts.forms import clean_name
 from accounts.ratings import category_of, ratings_by_user_and_category, seat_ratings
-from games import broadcast
+from games import broadcast, seating
 from games import services as game_services
 from games.access import can_watch
 from games.models import Game, Level, Seat
+from games.seating import free_colours, seat_is_free  # noqa: F401 (views: free_colours)
 from games.presentation import colour_name, variant_label
-from games.services import GameError, NotYourTurn
+from games.services import GameError
 from lobby.models import Table, normalise_code
 
 log = logging.getLogger(__name__)
@@ -53,18 +53,6 @@ class TooManyCodeGuesses(TableNotFound):
     def __init__(self):
         super().__init__(_("Too many wrong table codes came from your address. "
                            "Please wait a few minutes and try again."))
-
-
-def free_seat_q():
-    return Q(user__isnull=True, guest_token="", is_computer=False)
-
-
-def seat_is_free(seat):
-    return not seat.is_computer and seat.user_id is None and not seat.guest_token
-
-
-def free_colours(game):
-    return [seat.colour for seat in game.seats.all() if seat_is_free(seat)]
 
 
 # -- finding -------------------------------------------------------------------
@@ -151,35 +139,9 @@ def join(table, viewer, colour=None, guest_name=""):
             raise GameError(_("Your browser must accept cookies to take a seat."))
         guest_name = clean_guest_name(guest_name)
     with transaction.atomic():
-        game = Game.objects.select_for_update().get(pk=table.game_id)
-        if game.status == Game.Status.FINISHED:
-            raise GameError(_("This game is over."))
-        if game.status != Game.Status.WAITING:
-            raise GameError(_("This table is full and already playing. You can watch it."))
-        seats = list(game.seats.select_related("user"))
-        if viewer.seat_among(seats) is not None:
-            raise GameError(_("You already have a seat at this table."))
-        free = [seat for seat in seats if seat_is_free(seat)]
-        if colour:
-            seat = next((s for s in seats if s.colour == colour), None)
-            if seat is None:
-                raise GameError(_("This table has no such seat."))
-            if seat not in free:
-                raise GameError(_("The %(colour)s seat is taken. Choose another.") % {"colour": colour_name(colour)})
-        elif free:
-            seat = free[0]
-        else:
-            raise GameError(_("This table is full."))
-        if viewer.user is not None:
-            taken = {"user": viewer.user}
-        else:
-            taken = {"guest_token": viewer.guest_token, "guest_name": guest_name}
-        if not Seat.objects.filter(free_seat_q(), pk=seat.pk).update(**taken):
-            raise GameError(_("That seat was just taken. Choose another."))
-        if len(free) == 1:
-            game_services.start_game(game)
+        colour = seating.take_seat(table.game_id, viewer, colour, guest_name)
         transaction.on_commit(lambda: table_changed(table.pk, lobby=table.is_public))
-    return seat.colour
+    return colour
 
 
 # -- leaving -------------------------------------------------------------------
@@ -196,19 +158,9 @@ def leave(table, viewer):
         transaction.on_commit(lambda: table_changed(table.pk, lobby=False))
         return "left"
     with transaction.atomic():
-        game = Game.objects.select_for_update().get(pk=table.game_id)
-        if game.status != Game.Status.WAITING:
-            # Started (or finished) meanwhile: leaving now is a forfeit; let the caller ask again.
-            raise GameError(_("The game has started meanwhile. Reload the page to leave it."))
-        seats = list(game.seats.select_related("user"))
-        seat = viewer.seat_among(seats)
-        if seat is None:
-            raise NotYourTurn(_("You have no seat at this table."))
-        Seat.objects.filter(pk=seat.pk).update(user=None, guest_token="", guest_name="")
-        others = [s for s in seats if s.pk != seat.pk and not s.is_computer and not seat_is_free(s)]
-        if not others:
+        seat, others = seating.give_seat_back(table.game_id, viewer)
+        if not others:  # the game is gone, and the table and its seats with it
             table_id, public = table.pk, table.is_public
-            game.delete()  # the table and its seats go with it
             transaction.on_commit(lambda: table_closed(table_id, lobby=public))
             return "closed"
         if seat.user_id is not None and seat.user_id == table.host_id:

@@ -9,6 +9,7 @@ from django.urls import reverse
 from django.utils import translation
 
 from games import Variant
+from games import seating
 from games import services as game_services
 from games.models import Game
 from games.access import Viewer
@@ -66,7 +67,7 @@ def test_three_players_rotate_so_the_first_moves_last_and_blocked_squares_are_dr
     for user in (alice, bob, carol):
         new = rematch.accept(table, Viewer(user=user), old.public_id)
     assert seats_of(new) == {"black": "bob", "white": "carol", "red": "alice"}
-    assert rematch.rotated(["black", "white"], 0) == "white"
+    assert seating.rotated(["black", "white"], 0) == "white"
 
     blocked = services.open_table(alice, Variant(board="6x6", blocked=("a1", "f6")), computer_colours=["white"])
     old = play(blocked.game)
