@@ -17,7 +17,7 @@ SEAT_CHOICES = [(colour, COLOUR_NAMES[colour]) for colour in COLOURS]
 class TableForm(VariantForm):
     level = forms.ChoiceField(label=_("Computer level"), choices=Level.choices, initial=Level.NORMAL,
                               help_text=_("For computer seats, players who run out of time and players who leave."))
-    is_public = forms.BooleanField(label=_("Public: show the table in the lobby"), required=False, initial=False)
+    listed = forms.BooleanField(label=_("Public: show the table in the lobby"), required=False, initial=False)
     rated = forms.BooleanField(label=_("Rated: the result changes the players' ratings"), required=False,
                                initial=False, help_text=_("Only players with an account sit at a rated table, "
                                                           "and no seat goes to the computer."))
@@ -26,7 +26,7 @@ class TableForm(VariantForm):
     computer = forms.MultipleChoiceField(label=_("Seats for the computer"), choices=SEAT_CHOICES, required=False,
                                          widget=OfferCheckboxes)
 
-    table_fields = ("seat", "computer", "level", "is_public", "rated")
+    table_fields = ("seat", "computer", "level", "listed", "rated")
 
     def offer_possible_choices(self, options):
         super().offer_possible_choices(options)

@@ -81,7 +81,7 @@ def decline(table, viewer, game_id):
 def _start_rematch(table, game, seats):
     # The table's flag, not the finished game's: a player sharing that game for review
     # must not make a private table's next game watchable.
-    new = seating.rematch_game(game, seats, is_public=table.is_public)
+    new = seating.rematch_game(game, seats, is_public=table.listed)
     Table.objects.filter(pk=table.pk).update(game=new)
     return new
 

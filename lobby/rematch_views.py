@@ -16,7 +16,7 @@ def accept(request, code):
         started = rematch.accept(table, viewer, request.POST.get("game", ""))
     except GameError as error:
         return done(request, table, error=error)
-    services.table_changed(table.pk, lobby=table.is_public)
+    services.table_changed(table.pk, lobby=table.listed)
     return done(request, table, _("The rematch has started.") if started else
                 _("You accepted the rematch. It starts when everyone has accepted."))
 
@@ -30,5 +30,5 @@ def decline(request, code):
         rematch.decline(table, viewer, request.POST.get("game", ""))
     except GameError as error:
         return done(request, table, error=error)
-    services.table_changed(table.pk, lobby=table.is_public)
+    services.table_changed(table.pk, lobby=table.listed)
     return done(request, table, _("You declined the rematch."))

@@ -82,7 +82,7 @@ def can_view(table, viewer):
 
 # -- opening -------------------------------------------------------------------
 
-def open_table(host, variant, *, level=Level.NORMAL, is_public=False, host_colour=None, computer_colours=(),
+def open_table(host, variant, *, level=Level.NORMAL, listed=False, host_colour=None, computer_colours=(),
                rated=False):
     """A new table hosted by `host` (a signed-in user) who sits at `host_colour`
     (default: the first colour); `computer_colours` go to the computer. A rated
@@ -102,12 +102,13 @@ def open_table(host, variant, *, level=Level.NORMAL, is_public=False, host_colou
     if rated and computer_colours:
         raise GameError(_("A rated table is for people only: give no seat to the computer."))
     with transaction.atomic():
-        game = game_services.create_table_game(variant, level=level, is_public=is_public, rated=rated, host=host,
+        # A listed table's game may be watched by anyone (games.access.can_watch).
+        game = game_services.create_table_game(variant, level=level, is_public=listed, rated=rated, host=host,
                                                host_colour=host_colour, computer_colours=computer_colours)
-        table = Table.objects.create(host=host, is_public=is_public, level=level, game=game)
+        table = Table.objects.create(host=host, listed=listed, game=game)
         if len(computer_colours) == len(colours) - 1:  # nobody else to wait for
             game_services.start_game(game)
-        transaction.on_commit(lambda: table_changed(table.pk, lobby=is_public))
+        transaction.on_commit(lambda: table_changed(table.pk, lobby=listed))
     return table
 
 
@@ -140,7 +141,7 @@ def join(table, viewer, colour=None, guest_name=""):
         guest_name = clean_guest_name(guest_name)
     with transaction.atomic():
         colour = seating.take_seat(table.game_id, viewer, colour, guest_name)
-        transaction.on_commit(lambda: table_changed(table.pk, lobby=table.is_public))
+        transaction.on_commit(lambda: table_changed(table.pk, lobby=table.listed))
     return colour
 
 
@@ -160,14 +161,14 @@ def leave(table, viewer):
     with transaction.atomic():
         seat, others = seating.give_seat_back(table.game_id, viewer)
         if not others:  # the game is gone, and the table and its seats with it
-            table_id, public = table.pk, table.is_public
+            table_id, public = table.pk, table.listed
             transaction.on_commit(lambda: table_closed(table_id, lobby=public))
             return "closed"
         if seat.user_id is not None and seat.user_id == table.host_id:
             new_host = next((s.user for s in others if s.user_id), None)
             if new_host is not None:
                 Table.objects.filter(pk=table.pk).update(host=new_host)
-        transaction.on_commit(lambda: table_changed(table.pk, lobby=table.is_public))
+        transaction.on_commit(lambda: table_changed(table.pk, lobby=table.listed))
     return "freed"
 
 
@@ -201,7 +202,7 @@ def on_state_pushed(sender, game, **kwargs):
     if game.kind != Game.Kind.TABLE or game.status != Game.Status.FINISHED:
         return
     for table in Table.objects.filter(game=game):
-        table_changed(table.pk, lobby=table.is_public)
+        table_changed(table.pk, lobby=table.listed)
 
 
 # -- what pages show -------------------------------------------------------------
@@ -209,7 +210,7 @@ def on_state_pushed(sender, game, **kwargs):
 def lobby_tables():
     """Open public tables (waiting for players) and public tables playing now."""
     seats = Prefetch("game__seats", queryset=Seat.objects.select_related("user__profile"))
-    public = (Table.objects.filter(is_public=True).select_related("game", "host__profile")
+    public = (Table.objects.filter(listed=True).select_related("game", "host__profile")
               .prefetch_related(seats).order_by("-created_at"))
     waiting = public.filter(game__status=Game.Status.WAITING,
                             created_at__gte=timezone.now() - LOBBY_WAITING_FOR)[:LOBBY_ROWS]

@@ -46,7 +46,7 @@ def table_new(request):
             data = form.cleaned_data
             try:
                 table = services.open_table(
-                    request.user, data["variant"], level=data["level"], is_public=data["is_public"],
+                    request.user, data["variant"], level=data["level"], listed=data["listed"],
                     host_colour=data["seat"], computer_colours=data["computer"],
                     rated=data["rated"])
             except GameError as error:
@@ -272,7 +272,7 @@ def leave_after_game(request, table, viewer):
         rematch.decline(table, viewer, table.game.public_id)
     except GameError as error:
         return done(request, table, error=error)
-    services.table_changed(table.pk, lobby=table.is_public)
+    services.table_changed(table.pk, lobby=table.listed)
     messages.info(request, _("You left the table."))
     target = reverse("lobby" if request.user.is_authenticated else "home")
     if request.htmx:

@@ -69,7 +69,7 @@ async def next_state(socket, ply, timeout=10):
 @pytest.mark.asyncio
 async def test_a_move_reaches_the_other_player_and_a_double_submit_applies_once(live_site):
     alice, bob = await asyncio.to_thread(make_user, "alice"), await asyncio.to_thread(make_user, "bob")
-    table = await asyncio.to_thread(services.open_table, alice, Variant(board="8x8"), is_public=True)
+    table = await asyncio.to_thread(services.open_table, alice, Variant(board="8x8"), listed=True)
     await asyncio.to_thread(services.join, table, Viewer(user=bob))
     game = await asyncio.to_thread(Game.objects.get, pk=table.game_id)
     black, white = Player(live_site, alice), Player(live_site, bob)

@@ -108,7 +108,7 @@ def test_the_seat_is_checked_against_the_session_as_it_is_when_the_move_comes(li
     """A visitor watching a public table sits down as a guest: the socket they opened
     before moves for them. Alice signs out in another tab: her open socket moves no more."""
     alice = make_user("alice")
-    table = services.open_table(alice, Variant(board="6x6"), level="easy", is_public=True)  # Alice: Black
+    table = services.open_table(alice, Variant(board="6x6"), level="easy", listed=True)  # Alice: Black
     game = table.game
     visitor = SessionStore()
     visitor.create()

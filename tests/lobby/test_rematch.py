@@ -59,7 +59,7 @@ def test_both_accept_and_a_new_game_starts_with_the_colours_swapped(alice, bob):
 
 
 def test_three_players_rotate_so_the_first_moves_last_and_blocked_squares_are_drawn_again(alice, bob, carol):
-    table = services.open_table(alice, Variant(board="8x8", players=3), is_public=False)
+    table = services.open_table(alice, Variant(board="8x8", players=3), listed=False)
     services.join(table, Viewer(user=bob))
     services.join(table, Viewer(user=carol))
     table.refresh_from_db()
@@ -167,11 +167,11 @@ def test_two_simultaneous_acceptances_start_one_game(alice, bob):
 
 
 def test_a_rematch_of_a_private_table_stays_private_when_a_player_shared_the_finished_game(alice, bob):
-    table = rated_table(alice, bob, rated=False, is_public=False)
+    table = rated_table(alice, bob, rated=False, listed=False)
     old = play(table.game)
     game_services.set_public(old, Viewer(user=alice), True)  # Alice shares the finished game
     assert Game.objects.get(pk=old.pk).is_public
     rematch.accept(table, Viewer(user=alice), old.public_id)
     new = rematch.accept(table, Viewer(user=bob), old.public_id)
     assert new is not None and not Game.objects.get(pk=new.pk).is_public
-    assert not Table.objects.get(pk=table.pk).is_public
+    assert not Table.objects.get(pk=table.pk).listed

@@ -70,7 +70,7 @@ async def test_the_lobby_socket_is_for_signed_in_users_and_follows_tables_openin
     assert connected
     first = await communicator.receive_from(timeout=5)
     assert 'id="lobby-tables"' in first and "No open tables" in first
-    table = await sync_to_async(services.open_table)(alice, Variant(players=3), is_public=True)
+    table = await sync_to_async(services.open_table)(alice, Variant(players=3), listed=True)
     html = await receive_until(communicator, table.code)
     assert "1 of 3" in html and "Alice" in html
     private = await sync_to_async(services.open_table)(alice, Variant(players=3))

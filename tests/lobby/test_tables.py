@@ -36,7 +36,7 @@ def snapshot(game):
 # -- opening ------------------------------------------------------------------------
 
 def test_a_new_table_waits_with_one_seat_per_colour_and_the_host_seated(alice):
-    table = open_table(alice, players=3, board="8x8", computer_colours=["red"], is_public=True, level="easy")
+    table = open_table(alice, players=3, board="8x8", computer_colours=["red"], listed=True, level="easy")
     game = table.game
     assert (game.kind, game.status, game.turn, game.level, game.is_public) == ("table", "waiting", "", "easy", True)
     seats = {s.colour: s for s in game.seats.all()}
@@ -71,10 +71,11 @@ def test_the_table_form_opens_a_table_and_is_prefilled_from_the_query(client, al
     assert form.initial == {"board": "octagon", "players": "3", "anti": True, "blocked": "4", "computer": ["red"]}
     response = client.post(reverse("table_new"), {
         "board": "8x8", "players": 4, "blocked": 0, "handicap": 0, "handicap_colour": "white",
-        "seat": "white", "computer": ["green", "red"], "level": "hard", "is_public": "on"})
+        "seat": "white", "computer": ["green", "red"], "level": "hard", "listed": "on"})
     table = Table.objects.get()
     assert response["Location"] == reverse("table", args=[table.code])
-    assert (table.host, table.is_public, table.level) == (alice, True, "hard")
+    assert (table.host, table.listed, table.game.level) == (alice, True, "hard")
+    assert "level" not in {field.name for field in Table._meta.get_fields()}  # the game's level is the one
     assert {s.colour: (s.user_id, s.is_computer) for s in table.game.seats.all()} == {
         "black": (None, False), "white": (alice.pk, False), "red": (None, True), "green": (None, True)}
 
@@ -180,7 +181,7 @@ def test_a_full_private_table_is_shown_only_to_its_players(client, alice, bob, c
     assert signed_in(bob).get(reverse("table", args=[table.code])).status_code == 200
     refused = signed_in(carol).get(reverse("table", args=[table.code]))
     assert refused.status_code == 403 and "Only its players can watch it" in refused.content.decode()
-    public = open_table(alice, is_public=True)
+    public = open_table(alice, listed=True)
     services.join(public, Viewer(user=bob))
     assert client.get(reverse("table", args=[public.code])).status_code == 200  # anyone watches
 
@@ -190,7 +191,7 @@ def test_a_full_private_table_is_shown_only_to_its_players(client, alice, bob, c
 @pytest.fixture
 def running(alice, bob):
     """A running 6x6 table: Alice plays Black (to move), Bob White."""
-    table = open_table(alice, is_public=True)
+    table = open_table(alice, listed=True)
     services.join(table, Viewer(user=bob))
     table.refresh_from_db()
     return table
@@ -347,9 +348,9 @@ def test_only_a_seated_player_can_leave(running, carol):
 # -- the lobby list ----------------------------------------------------------------
 
 def test_the_lobby_lists_open_and_running_public_tables(alice, bob, carol):
-    waiting = open_table(alice, players=3, board="8x8", is_public=True, computer_colours=["red"])
+    waiting = open_table(alice, players=3, board="8x8", listed=True, computer_colours=["red"])
     open_table(alice)  # private: never listed
-    running = open_table(bob, is_public=True)
+    running = open_table(bob, listed=True)
     services.join(running, Viewer(user=alice))
     page = signed_in(carol).get(reverse("lobby")).content.decode()
     assert page.count('data-code="') == 2

@@ -116,7 +116,7 @@ def test_a_watcher_who_reads_german_sees_the_move_in_german_drawn_by_their_own_d
     """The mover's daphne draws the state once, in the mover's language; a page in
     another language gets it drawn by the daphne that holds its socket."""
     alice, bob = make_user("alice"), make_user("bob")
-    table = services.open_table(alice, Variant(board="6x6"), level="easy", is_public=True)
+    table = services.open_table(alice, Variant(board="6x6"), level="easy", listed=True)
     services.join(table, Viewer(user=bob))
     game = table.game
     mover = Player(alice, live_site)
