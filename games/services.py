@@ -61,7 +61,7 @@ def claim_guest_seats(user, guest_token):
     games outlive the session (a sign-out ends it).
 
     A game where the user already has a seat keeps the guest seat as it is: one
-    person plays one seat per game (lobby.services.join refuses a second), and the
+    person plays one seat per game (games.seating.take_seat refuses a second), and the
     game stays the user's through the seat they have."""
     if not guest_token or user is None:
         return 0

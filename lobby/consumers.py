@@ -12,7 +12,9 @@ from django.utils import translation
 from games import broadcast
 from games.access import Viewer
 from games.consumers import requested_language
-from lobby import services
+from lobby.access import can_view
+from lobby.broadcast import LOBBY_GROUP, render_lobby
+from lobby.presentation import render_seats
 from lobby.models import Table
 
 
@@ -27,14 +29,14 @@ class LobbyConsumer(AsyncWebsocketConsumer):
         self.language = requested_language(self.scope)
         self.stamp = 0.0
         self.joined = True
-        await broadcast.join(self, services.LOBBY_GROUP)
+        await broadcast.join(self, LOBBY_GROUP)
         await self.accept()
         html, stamp = await self.current()
         await self.push(html, stamp)
 
     async def disconnect(self, code):
         if getattr(self, "joined", False):
-            await broadcast.leave(self, services.LOBBY_GROUP)
+            await broadcast.leave(self, LOBBY_GROUP)
 
     async def receive(self, text_data=None, bytes_data=None):
         """Pages never send anything that matters here."""
@@ -52,7 +54,7 @@ class LobbyConsumer(AsyncWebsocketConsumer):
     def current(self):
         stamp = time.time()
         with translation.override(self.language):
-            return services.render_lobby(), stamp
+            return render_lobby(), stamp
 
 
 class TableConsumer(AsyncWebsocketConsumer):
@@ -104,7 +106,7 @@ class TableConsumer(AsyncWebsocketConsumer):
     @database_sync_to_async
     def find_table(self, code):
         table = Table.objects.select_related("game").filter(code=code).first()
-        if table is None or not services.can_view(table, self.viewer):
+        if table is None or not can_view(table, self.viewer):
             return None
         return table
 
@@ -114,7 +116,7 @@ class TableConsumer(AsyncWebsocketConsumer):
         table = Table.objects.select_related("game").filter(pk=self.table.pk).first()
         if table is None:
             return ""
-        if not services.can_view(table, self.viewer):
+        if not can_view(table, self.viewer):
             return None
         with translation.override(self.language):
-            return services.render_seats(table, self.viewer)
+            return render_seats(table, self.viewer)

@@ -9,7 +9,7 @@ from games import COLOURS
 from games.forms import OfferCheckboxes, OfferSelect, VariantForm
 from games.models import Level
 from games.presentation import COLOUR_NAMES, colour_name
-from lobby.services import GUEST_NAME_MAX
+from lobby.actions import GUEST_NAME_MAX
 
 SEAT_CHOICES = [(colour, COLOUR_NAMES[colour]) for colour in COLOURS]
 
@@ -77,6 +77,6 @@ class GuestForm(forms.Form):
         super().__init__(*args, **kwargs)
         if free_colours is not None:
             # Offer only the table's free seats; a seat taken meanwhile is still refused
-            # by lobby.services.join, with a message that says so.
+            # by games.seating.take_seat, with a message that says so.
             self.fields["seat"].widget.choices = [
                 (value, label) for value, label in self.fields["seat"].choices if not value or value in free_colours]

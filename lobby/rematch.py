@@ -41,7 +41,7 @@ def people_still_seated(seats):
 def accept(table, viewer, game_id):
     """The viewer accepts a rematch of `game_id`. Returns the new game once it started
     (also for a repeated press after the start), else None. The caller pushes the
-    table (lobby.services.table_changed), which draws this module's offer."""
+    table (lobby.broadcast.table_changed), which draws this module's offer."""
     with transaction.atomic():
         table, game = _locked(table, game_id)
         if game is None:

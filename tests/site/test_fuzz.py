@@ -32,7 +32,7 @@ from games import Variant
 from games.forms import LevelForm, PlayForm
 from games.models import Game, Move, Seat
 from games.review.forms import GamesFilter, ImportForm
-from lobby import services as tables
+from lobby import actions as tables
 from lobby.forms import CodeForm, GuestForm, TableForm
 from lobby.models import Table
 from tests import servers

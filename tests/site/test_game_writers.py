@@ -91,7 +91,7 @@ def test_no_module_outside_games_writes_a_game_a_seat_or_a_move():
 
 
 def test_the_check_sees_the_writes_the_lobby_used_to_make():
-    # The check can fail: what lobby/services.py and lobby/rematch.py did themselves.
+    # The check can fail: the seat writes a lobby module could make itself.
     header = "from games.models import Game, Level, Seat\n"
     for source in (
         "game = Game.objects.select_for_update().get(pk=table.game_id)",
