@@ -2,10 +2,13 @@
 ASGI application, origin check and session auth included), and moves applied
 exactly once under concurrent submissions."""
 import asyncio
+import itertools
 import threading
+import time
 
 import pytest
 from asgiref.sync import sync_to_async
+from channels.layers import get_channel_layer
 from channels.testing import WebsocketCommunicator
 from django.test import Client
 
@@ -77,6 +80,38 @@ async def test_the_lobby_socket_is_for_signed_in_users_and_follows_tables_openin
     await sync_to_async(broadcast.broadcast_lobby)()
     html = await communicator.receive_from(timeout=5)
     assert table.code in html and private.code not in html
+    await communicator.disconnect()
+
+
+def test_lobby_versions_rise_from_one_push_to_the_next_even_when_the_clock_goes_back(monkeypatch):
+    """Several hosts' clocks disagree: the order of lobby pushes is a counter in Redis."""
+    clock = iter(range(2_000_000_000, 0, -3600))  # an hour back at every reading
+    monkeypatch.setattr(time, "time", lambda: float(next(clock)))
+    first = broadcast.next_lobby_version()
+    second = broadcast.next_lobby_version()
+    assert second > first >= 1
+    assert broadcast.lobby_version() == second
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.asyncio
+async def test_a_lobby_page_takes_newer_lists_while_the_clock_goes_back_and_drops_older_ones(monkeypatch):
+    alice = await sync_to_async(make_user)("alice", "Alice")
+    communicator, connected, _code = await connect("/ws/lobby/", ORIGIN, await sync_to_async(cookie_for)(alice))
+    assert connected
+    assert "No open tables" in await communicator.receive_from(timeout=5)
+    now = time.time()
+    clock = itertools.count()
+    monkeypatch.setattr(time, "time", lambda: now - next(clock))  # a second back at every reading
+    first = await sync_to_async(actions.open_table)(alice, Variant(players=3), listed=True)
+    assert first.code in await receive_until(communicator, first.code)
+    # A list older than the one shown (another process's, sent late) is dropped...
+    layer = get_channel_layer()
+    await layer.group_send(broadcast.LOBBY_GROUP, {"type": "lobby.tables", "html": {"en": "stale list"},
+                                                   "version": 0})
+    second = await sync_to_async(actions.open_table)(alice, Variant(players=3), listed=True)
+    html = await communicator.receive_from(timeout=5)  # ...and the next one is the newer list
+    assert second.code in html and first.code in html and "stale" not in html
     await communicator.disconnect()
 
 
