@@ -1,4 +1,6 @@
-"""The only code that changes a stored game.
+"""With games.seating (the seats of tables), the only code that changes a stored game:
+its Game, Seat and Move rows and their locks (tests/site/test_game_writers.py checks
+that lobby, accounts and config only read them).
 
 Humans (over HTTP), computer moves and time-outs (Celery tasks) all go through
 `play_move`, so a move is validated, recorded and announced one way. A move is
