@@ -65,7 +65,7 @@ def main():
         from games import Variant
         from games.access import Viewer
         from games.models import Game, Move
-        from lobby import services
+        from lobby import actions
 
         users = get_user_model().objects
         host, guest = users.create_user(f"late-host-{os.getpid()}"), users.create_user(f"late-guest-{os.getpid()}")
@@ -75,8 +75,8 @@ def main():
         daphne = site.daphnes[0].pid
         figures = []
         for _ in range(args.tables):
-            table = services.open_table(host, Variant(board="8x8"), level="hard", host_colour="black")
-            services.join(table, Viewer(user=guest))
+            table = actions.open_table(host, Variant(board="8x8"), level="hard", host_colour="black")
+            actions.join(table, Viewer(user=guest))
             game = Game.objects.prefetch_related("seats").get(pk=table.game_id)
             status, csrf = request(site.port, "GET", f"/tables/{table.code}/", session)
             Game.objects.filter(pk=game.pk).update(

@@ -64,10 +64,10 @@ def new_table(host, guest):
     """A running 8x8 table: host Black, guest White. (code, game public id)."""
     from games import Variant
     from games.access import Viewer
-    from lobby import services
+    from lobby import actions
 
-    table = services.open_table(host, Variant(board="8x8"), level="easy")
-    services.join(table, Viewer(user=guest))
+    table = actions.open_table(host, Variant(board="8x8"), level="easy")
+    actions.join(table, Viewer(user=guest))
     return table.code, table.game.public_id
 
 

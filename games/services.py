@@ -1,4 +1,6 @@
-"""The only code that changes a stored game.
+"""With games.seating (the seats of tables), the only code that changes a stored game:
+its Game, Seat and Move rows and their locks (tests/site/test_game_writers.py checks
+that lobby, accounts and config only read them).
 
 Humans (over HTTP), computer moves and time-outs (Celery tasks) all go through
 `play_move`, so a move is validated, recorded and announced one way. A move is
@@ -61,7 +63,7 @@ def claim_guest_seats(user, guest_token):
     games outlive the session (a sign-out ends it).
 
     A game where the user already has a seat keeps the guest seat as it is: one
-    person plays one seat per game (lobby.services.join refuses a second), and the
+    person plays one seat per game (games.seating.take_seat refuses a second), and the
     game stays the user's through the seat they have."""
     if not guest_token or user is None:
         return 0

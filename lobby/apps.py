@@ -7,6 +7,6 @@ class LobbyConfig(AppConfig):
 
     def ready(self):
         from games.signals import state_pushed
-        from lobby.services import on_state_pushed
+        from lobby.broadcast import on_state_pushed
 
         state_pushed.connect(on_state_pushed, dispatch_uid="lobby.on_state_pushed")

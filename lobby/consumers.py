@@ -1,8 +1,6 @@
 """Websockets of the lobby and of table pages. They only push; every action goes
 through HTTP with CSRF. Whole fragments, sent on connect and on every change, so
 a page that missed a message (or reconnects) always catches up."""
-import time
-
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
@@ -12,7 +10,9 @@ from django.utils import translation
 from games import broadcast
 from games.access import Viewer
 from games.consumers import requested_language
-from lobby import services
+from lobby.access import can_view
+from lobby.broadcast import LOBBY_GROUP, lobby_version, render_lobby
+from lobby.presentation import render_seats
 from lobby.models import Table
 
 
@@ -25,34 +25,35 @@ class LobbyConsumer(AsyncWebsocketConsumer):
             await self.close(code=4401)
             return
         self.language = requested_language(self.scope)
-        self.stamp = 0.0
+        self.version = 0
         self.joined = True
-        await broadcast.join(self, services.LOBBY_GROUP)
+        await broadcast.join(self, LOBBY_GROUP)
         await self.accept()
-        html, stamp = await self.current()
-        await self.push(html, stamp)
+        html, version = await self.current()
+        await self.push(html, version)
 
     async def disconnect(self, code):
         if getattr(self, "joined", False):
-            await broadcast.leave(self, services.LOBBY_GROUP)
+            await broadcast.leave(self, LOBBY_GROUP)
 
     async def receive(self, text_data=None, bytes_data=None):
         """Pages never send anything that matters here."""
 
     async def lobby_tables(self, event):
-        await self.push(event["html"].get(self.language) or event["html"][settings.LANGUAGE_CODE], event["stamp"])
+        await self.push(event["html"].get(self.language) or event["html"][settings.LANGUAGE_CODE], event["version"])
 
-    async def push(self, html, stamp):
-        if stamp < self.stamp:
-            return  # rendered before the list this page already shows
-        self.stamp = stamp
+    async def push(self, html, version):
+        """Versions come from one counter in Redis (lobby.broadcast), not clocks."""
+        if version < self.version:
+            return  # read before the list this page already shows
+        self.version = version
         await self.send(text_data=html)
 
     @database_sync_to_async
     def current(self):
-        stamp = time.time()
+        version = lobby_version()  # before reading: every later change pushes a higher one
         with translation.override(self.language):
-            return services.render_lobby(), stamp
+            return render_lobby(), version
 
 
 class TableConsumer(AsyncWebsocketConsumer):
@@ -104,7 +105,7 @@ class TableConsumer(AsyncWebsocketConsumer):
     @database_sync_to_async
     def find_table(self, code):
         table = Table.objects.select_related("game").filter(code=code).first()
-        if table is None or not services.can_view(table, self.viewer):
+        if table is None or not can_view(table, self.viewer):
             return None
         return table
 
@@ -114,7 +115,7 @@ class TableConsumer(AsyncWebsocketConsumer):
         table = Table.objects.select_related("game").filter(pk=self.table.pk).first()
         if table is None:
             return ""
-        if not services.can_view(table, self.viewer):
+        if not can_view(table, self.viewer):
             return None
         with translation.override(self.language):
-            return services.render_seats(table, self.viewer)
+            return render_seats(table, self.viewer)

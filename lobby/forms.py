@@ -9,7 +9,7 @@ from games import COLOURS
 from games.forms import OfferCheckboxes, OfferSelect, VariantForm
 from games.models import Level
 from games.presentation import COLOUR_NAMES, colour_name
-from lobby.services import GUEST_NAME_MAX
+from lobby.actions import GUEST_NAME_MAX
 
 SEAT_CHOICES = [(colour, COLOUR_NAMES[colour]) for colour in COLOURS]
 
@@ -17,7 +17,7 @@ SEAT_CHOICES = [(colour, COLOUR_NAMES[colour]) for colour in COLOURS]
 class TableForm(VariantForm):
     level = forms.ChoiceField(label=_("Computer level"), choices=Level.choices, initial=Level.NORMAL,
                               help_text=_("For computer seats, players who run out of time and players who leave."))
-    is_public = forms.BooleanField(label=_("Public: show the table in the lobby"), required=False, initial=False)
+    listed = forms.BooleanField(label=_("Public: show the table in the lobby"), required=False, initial=False)
     rated = forms.BooleanField(label=_("Rated: the result changes the players' ratings"), required=False,
                                initial=False, help_text=_("Only players with an account sit at a rated table, "
                                                           "and no seat goes to the computer."))
@@ -26,7 +26,7 @@ class TableForm(VariantForm):
     computer = forms.MultipleChoiceField(label=_("Seats for the computer"), choices=SEAT_CHOICES, required=False,
                                          widget=OfferCheckboxes)
 
-    table_fields = ("seat", "computer", "level", "is_public", "rated")
+    table_fields = ("seat", "computer", "level", "listed", "rated")
 
     def offer_possible_choices(self, options):
         super().offer_possible_choices(options)
@@ -77,6 +77,6 @@ class GuestForm(forms.Form):
         super().__init__(*args, **kwargs)
         if free_colours is not None:
             # Offer only the table's free seats; a seat taken meanwhile is still refused
-            # by lobby.services.join, with a message that says so.
+            # by games.seating.take_seat, with a message that says so.
             self.fields["seat"].widget.choices = [
                 (value, label) for value, label in self.fields["seat"].choices if not value or value in free_colours]

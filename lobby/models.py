@@ -1,5 +1,5 @@
-"""Online tables: an invite code, a host, public or private, the computer's level,
-and the game played there.
+"""Online tables: an invite code, a host, listed in the lobby or not, and the game
+played there (its variant, level and seats are the game's).
 
 Who sits where is not stored here: the game's Seat rows (games.models.Seat) are
 the one truth of who plays which colour. Seat i of a table is colour i of the
@@ -12,7 +12,7 @@ from django.db import models
 from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
-from games.models import Game, Level
+from games.models import Game
 
 # No look-alikes (0/O, 1/I/L): 31 symbols, 10 of them make log2(31**10) ≈ 49.5 bits.
 CODE_ALPHABET = "23456789ABCDEFGHJKMNPQRSTUVWXYZ"
@@ -36,14 +36,14 @@ def normalise_code(text):
 class Table(models.Model):
     code = models.CharField(max_length=CODE_LENGTH, unique=True, default=new_code, editable=False)
     host = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="hosted_tables")
-    is_public = models.BooleanField(_("shown in the lobby"), default=False)
-    level = models.CharField(_("computer level"), max_length=6, choices=Level.choices, default=Level.NORMAL)
+    # Listed in the lobby (a Game's is_public is another thing: anyone with the link may review it).
+    listed = models.BooleanField(_("shown in the lobby"), default=False)
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="tables")
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
         ordering = ["-created_at"]
-        indexes = [models.Index(fields=["is_public", "-created_at"])]
+        indexes = [models.Index(fields=["listed", "-created_at"])]
 
     def __str__(self):
         return f"table {self.code}"

@@ -8,14 +8,14 @@ first moves last. A leaver's seat is free in it, so the table waits for someone 
 it. Anyone declining, or leaving, ends the offer for all.
 
 Every change happens under a lock on the table row and then on the finished game
-(SQLite's IMMEDIATE transactions serialise writers anyway) and names the game it
-answers, so two people accepting at once, or one pressing twice, start one game.
+(games.seating.finished_game_locked; SQLite's IMMEDIATE transactions serialise writers
+anyway) and names the game it answers, so two people accepting at once, or one
+pressing twice, start one game. The new game and its seats are made by games.seating.
 """
 from django.db import transaction
 from django.utils.translation import gettext as _
 
-from games import Variant
-from games import services as game_services
+from games import seating
 from games.models import Game
 from games.services import GameError, NotYourTurn
 from lobby.models import Rematch, Table
@@ -30,10 +30,7 @@ def _locked(table, game_id):
         if started.exists():
             return table, None
         raise GameError(_("This table has moved on to another game. Reload the page."))
-    game = Game.objects.select_for_update().get(pk=table.game_id)
-    if game.status != Game.Status.FINISHED or game.is_abandoned:
-        raise GameError(_("A rematch can be played once the game has ended."))
-    return table, game
+    return table, seating.finished_game_locked(table.game_id)
 
 
 def people_still_seated(seats):
@@ -44,7 +41,7 @@ def people_still_seated(seats):
 def accept(table, viewer, game_id):
     """The viewer accepts a rematch of `game_id`. Returns the new game once it started
     (also for a repeated press after the start), else None. The caller pushes the
-    table (lobby.services.table_changed), which draws this module's offer."""
+    table (lobby.broadcast.table_changed), which draws this module's offer."""
     with transaction.atomic():
         table, game = _locked(table, game_id)
         if game is None:
@@ -81,35 +78,11 @@ def decline(table, viewer, game_id):
             rematch.save()
 
 
-def rotated(colours, index):
-    """The colour of seat `index` in the rematch: one step back in the turn order, so
-    the first player moves last."""
-    return colours[(index - 1) % len(colours)]
-
-
 def _start_rematch(table, game, seats):
-    old = Variant.from_dict(game.variant)
-    variant = game_services.build_variant(
-        board=old.board, players=old.players, anti=old.anti, free_opening=old.free_opening,
-        blocked=len(old.blocked), handicap=old.handicap, handicap_colour=old.handicap_colour)
-    by_colour = {seat.colour: seat for seat in seats}
-    new_seats = []
-    for index, colour in enumerate(old.colours):
-        seat = by_colour[colour]
-        stays = seat.left_at is None
-        new_seats.append({
-            "colour": rotated(variant.colours, index), "is_computer": seat.is_computer,
-            "user": seat.user if stays else None, "guest_token": seat.guest_token if stays else "",
-            "guest_name": seat.guest_name if stays else ""})
-    new_seats.sort(key=lambda seat: variant.colours.index(seat["colour"]))  # listed in turn order
     # The table's flag, not the finished game's: a player sharing that game for review
     # must not make a private table's next game watchable.
-    new = game_services.create_waiting_game(variant, level=game.level, is_public=table.is_public,
-                                            rated=game.rated, seats=new_seats)
+    new = seating.rematch_game(game, seats, is_public=table.listed)
     Table.objects.filter(pk=table.pk).update(game=new)
-    if all(seat["is_computer"] or seat["user"] or seat["guest_token"] for seat in new_seats):
-        game_services.start_game(new)
-        new.refresh_from_db()
     return new
 
 

@@ -3,7 +3,8 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from games.services import GameError
-from lobby import rematch, services
+from lobby import rematch
+from lobby.broadcast import table_changed
 from lobby.views import done, find
 
 
@@ -16,7 +17,7 @@ def accept(request, code):
         started = rematch.accept(table, viewer, request.POST.get("game", ""))
     except GameError as error:
         return done(request, table, error=error)
-    services.table_changed(table.pk, lobby=table.is_public)
+    table_changed(table.pk, lobby=table.listed)
     return done(request, table, _("The rematch has started.") if started else
                 _("You accepted the rematch. It starts when everyone has accepted."))
 
@@ -30,5 +31,5 @@ def decline(request, code):
         rematch.decline(table, viewer, request.POST.get("game", ""))
     except GameError as error:
         return done(request, table, error=error)
-    services.table_changed(table.pk, lobby=table.is_public)
+    table_changed(table.pk, lobby=table.listed)
     return done(request, table, _("You declined the rematch."))

@@ -18,16 +18,20 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from accounts import throttle
+from games import seating
 from games import services as game_services
 from games.access import Viewer
 from games.models import Game
 from games.presentation import colour_name, game_state, variant_label
 from games.responses import move_or_undo
 from games.services import GameError
-from lobby import rematch, services
+from lobby import actions, rematch
+from lobby.access import TableNotFound, TooManyCodeGuesses, can_view, find_table
+from lobby.broadcast import table_changed
 from lobby.filters import LobbyFilterForm
 from lobby.forms import CodeForm, GuestForm, TableForm
-from lobby.services import TableNotFound, TooManyCodeGuesses
+from lobby.listing import lobby_tables
+from lobby.presentation import render_seats
 
 
 def guests_not_allowed(view):
@@ -45,8 +49,8 @@ def table_new(request):
         if form.is_valid():
             data = form.cleaned_data
             try:
-                table = services.open_table(
-                    request.user, data["variant"], level=data["level"], is_public=data["is_public"],
+                table = actions.open_table(
+                    request.user, data["variant"], level=data["level"], listed=data["listed"],
                     host_colour=data["seat"], computer_colours=data["computer"],
                     rated=data["rated"])
             except GameError as error:
@@ -70,7 +74,7 @@ def join_with_code(request):
         try:
             table = find_by_code(request, form.cleaned_data["code"], Viewer.from_request(request, create=False))
             if request.method == "POST" and request.user.is_authenticated:
-                colour = services.join(table, Viewer.from_request(request))
+                colour = actions.join(table, Viewer.from_request(request))
                 messages.success(request, _("You sit at the %(colour)s seat.") % {"colour": colour_name(colour)})
         except TableNotFound as missing:
             error = missing
@@ -87,7 +91,7 @@ def join_with_code(request):
 @require_GET
 def lobby(request):
     filter_form = LobbyFilterForm(request.GET or None)
-    return render(request, "lobby/lobby.html", {**services.lobby_tables(), "code_form": CodeForm(),
+    return render(request, "lobby/lobby.html", {**lobby_tables(), "code_form": CodeForm(),
                                                 "filter_form": filter_form, "shown": filter_form.shown()})
 
 
@@ -98,7 +102,7 @@ def find_by_code(request, code, viewer=None, check_guessing=True):
     `check_guessing=False` asks that only of a missing table; the caller asks
     `guessing_stranger` before it answers anything but a player."""
     try:
-        table = services.find_table(code)
+        table = find_table(code)
     except TableNotFound:
         if throttle.table_code_guessing(request):
             raise TooManyCodeGuesses() from None
@@ -140,7 +144,7 @@ def hidden_from(request, table, viewer, check_guessing=True):
     learn that it exists), else None."""
     if check_guessing and guessing_stranger(request, table, viewer):
         return not_found(request, table.code, TooManyCodeGuesses())
-    if services.can_view(table, viewer):
+    if can_view(table, viewer):
         return None
     return render(request, "lobby/private.html", {"table": table}, status=403)
 
@@ -161,8 +165,8 @@ def table(request, code):
         "share_url": request.build_absolute_uri(table.get_absolute_url()),
         "server_now_ms": int(timezone.now().timestamp() * 1000),
         "move_seconds": f"{settings.MOVE_TIME_LIMIT:g}",
-        "seats_html": services.render_seats(table, viewer, request=request),
-        "guest_form": GuestForm(free_colours=services.free_colours(game))
+        "seats_html": render_seats(table, viewer, request=request),
+        "guest_form": GuestForm(free_colours=seating.free_colours(game))
         if (game.status == Game.Status.WAITING and seat is None and not request.user.is_authenticated
             and not game.rated) else None,
         "sign_in_query": urlencode({"next": table.get_absolute_url()}),
@@ -197,7 +201,7 @@ def sit(request, code):
     if not request.user.is_authenticated:
         return redirect(f"{reverse('login')}?{urlencode({'next': table.get_absolute_url()})}")
     try:
-        colour = services.join(table, viewer, colour=request.POST.get("seat") or None)
+        colour = actions.join(table, viewer, colour=request.POST.get("seat") or None)
     except GameError as error:
         return done(request, table, error=error)
     return done(request, table, _("You sit at the %(colour)s seat.") % {"colour": colour_name(colour)})
@@ -215,7 +219,7 @@ def sit_as_guest(request, code):
     try:
         if not form.is_valid():
             raise GameError(" ".join(str(e) for errors in form.errors.values() for e in errors))
-        colour = services.join(table, viewer, colour=form.cleaned_data["seat"] or None,
+        colour = actions.join(table, viewer, colour=form.cleaned_data["seat"] or None,
                                guest_name=form.cleaned_data["name"])
     except GameError as error:
         return done(request, table, error=error)
@@ -237,7 +241,7 @@ def leave(request, code):
     if table.game.is_over:
         return leave_after_game(request, table, viewer)
     try:
-        outcome = services.leave(table, viewer)
+        outcome = actions.leave(table, viewer)
     except GameError as error:
         return done(request, table, error=error)
     if outcome == "closed":
@@ -272,7 +276,7 @@ def leave_after_game(request, table, viewer):
         rematch.decline(table, viewer, table.game.public_id)
     except GameError as error:
         return done(request, table, error=error)
-    services.table_changed(table.pk, lobby=table.is_public)
+    table_changed(table.pk, lobby=table.listed)
     messages.info(request, _("You left the table."))
     target = reverse("lobby" if request.user.is_authenticated else "home")
     if request.htmx:

@@ -4,16 +4,16 @@ from games import Variant
 from games.models import Game
 from games.access import Viewer
 from games.services import GameError, computer_move, play_move
-from lobby import services
+from lobby import actions
 
 
-def rated_table(host, *guests, board="6x6", players=None, rated=True, is_public=True, level="normal"):
+def rated_table(host, *guests, board="6x6", players=None, rated=True, listed=True, level="normal"):
     """A started table: `host` at Black, the others in turn order."""
     players = players or 1 + len(guests)
-    table = services.open_table(host, Variant(board=board, players=players), rated=rated, is_public=is_public,
+    table = actions.open_table(host, Variant(board=board, players=players), rated=rated, listed=listed,
                                 level=level)
     for user in guests:
-        services.join(table, Viewer(user=user))
+        actions.join(table, Viewer(user=user))
     table.refresh_from_db()
     return table
 

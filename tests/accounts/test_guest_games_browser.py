@@ -9,7 +9,7 @@ from playwright.sync_api import expect
 
 from games import Variant
 from games.models import Game
-from lobby import services
+from lobby import actions
 from tests.people import make_user
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.browser]
@@ -35,7 +35,7 @@ def open_table(host, variant):
     """A table opened outside Playwright's event loop (opening one broadcasts to the lobby)."""
     def work():
         try:
-            return services.open_table(host, variant)
+            return actions.open_table(host, variant)
         finally:
             connection.close()
     with ThreadPoolExecutor(1) as pool:

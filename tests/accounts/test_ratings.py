@@ -16,7 +16,7 @@ from games import Variant
 from games.models import Game
 from games.access import Viewer
 from games.services import GameError, StaleMove, create_computer_game, play_move, timeout_move
-from lobby import services
+from lobby import actions
 from tests.accounts.rated_play import finishing_square, play, rated_table
 from tests.people import signed_in
 
@@ -61,10 +61,10 @@ def test_casual_tables_and_games_against_the_computer_stay_unrated(alice, bob):
 
 def test_a_rated_table_takes_no_computer_seat_and_no_guest(alice):
     with pytest.raises(GameError, match="people only"):
-        services.open_table(alice, Variant(board="6x6"), rated=True, computer_colours=["white"])
+        actions.open_table(alice, Variant(board="6x6"), rated=True, computer_colours=["white"])
     table = rated_table(alice, players=2)
     with pytest.raises(GameError, match="sign in"):
-        services.join(table, Viewer(guest_token="a-guest"), guest_name="Gus")
+        actions.join(table, Viewer(guest_token="a-guest"), guest_name="Gus")
     response = signed_in(alice).post(reverse("table_new"), {
         "board": "8x8", "players": 2, "blocked": 0, "handicap": 0, "handicap_colour": "white",
         "seat": "black", "computer": ["white"], "level": "normal", "rated": "on"})
@@ -76,7 +76,7 @@ def test_a_rated_table_takes_no_computer_seat_and_no_guest(alice):
 
 def test_a_three_player_rated_game_with_a_leaver_rates_all_three_and_the_leaver_last(alice, bob, carol):
     table = rated_table(alice, bob, carol, board="8x8", players=3)
-    services.leave(table, Viewer(user=bob))
+    actions.leave(table, Viewer(user=bob))
     game = play(table.game)
     rated = changes(game)
     assert set(rated) == {"alice", "bob", "carol"}
@@ -124,7 +124,7 @@ def test_a_finishing_move_a_time_out_and_a_leave_racing_rate_the_game_once(alice
     threads = [
         racing(lambda: play_move(game, square, expected_ply=ply, viewer=Viewer(user=mover.user))),
         racing(lambda: timeout_move(game.pk, ply)),
-        racing(lambda: services.leave(table, Viewer(user=other.user))),
+        racing(lambda: actions.leave(table, Viewer(user=other.user))),
     ]
     for thread in threads:
         thread.start()

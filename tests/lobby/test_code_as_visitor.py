@@ -3,7 +3,7 @@ header, sits at a table as a guest, and is told why a page needs an account."""
 import pytest
 from django.urls import reverse
 
-from lobby import services
+from lobby import actions
 from games import Variant
 from tests.people import make_user
 
@@ -17,7 +17,7 @@ def test_the_home_page_and_the_header_lead_a_visitor_to_the_code_form(client):
 
 
 def test_a_visitor_types_a_code_and_sits_as_a_guest(client):
-    table = services.open_table(make_user("alice", "Alice"), Variant(board="6x6"))
+    table = actions.open_table(make_user("alice", "Alice"), Variant(board="6x6"))
     response = client.post(reverse("table_join"), {"code": table.code.lower()})
     assert response.status_code == 302 and response["Location"] == reverse("table", args=[table.code])
     page = client.get(response["Location"])

@@ -5,7 +5,7 @@ import pytest
 from django.test import Client
 
 from games import Variant
-from lobby import services
+from lobby import actions
 from tests.people import make_user
 
 pytestmark = pytest.mark.django_db
@@ -24,7 +24,7 @@ def guess(client, code, how):
 @pytest.mark.parametrize("how", ["page", "form", "move"])
 def test_guessing_codes_is_refused_after_thirty_misses(how):
     alice = make_user("alice")
-    table = services.open_table(alice, Variant(board="6x6"))
+    table = actions.open_table(alice, Variant(board="6x6"))
     guesser = Client(REMOTE_ADDR=GUESSER)
     for attempt in range(30):
         assert guess(guesser, f"ZZZZZ{attempt:05d}".translate(str.maketrans("01", "XY")), how).status_code == 404
@@ -44,7 +44,7 @@ def test_guessing_codes_is_refused_after_thirty_misses(how):
 
 def test_typing_a_right_code_counts_nothing():
     alice = make_user("alice")
-    table = services.open_table(alice, Variant(board="6x6"))
+    table = actions.open_table(alice, Variant(board="6x6"))
     visitor = Client(REMOTE_ADDR=GUESSER)
     for _ in range(40):
         assert visitor.get(f"/tables/{table.code.lower()}/").status_code == 302

@@ -16,7 +16,7 @@ from games.access import Viewer
 from games.models import Game, Move
 from games.services import OutOfTime, play_move
 from games.tasks import timeout_move as timeout_task
-from lobby import services
+from lobby import actions
 from tests.people import signed_in
 
 pytestmark = pytest.mark.django_db
@@ -25,8 +25,8 @@ pytestmark = pytest.mark.django_db
 @pytest.fixture
 def table(alice, bob):
     """A running 6x6 table, no worker anywhere: Alice plays Black and is to move."""
-    table = services.open_table(alice, Variant(board="6x6"))
-    services.join(table, Viewer(user=bob))
+    table = actions.open_table(alice, Variant(board="6x6"))
+    actions.join(table, Viewer(user=bob))
     table.refresh_from_db()
     return table
 
@@ -128,7 +128,7 @@ def test_the_sweep_queues_a_computer_move_whose_task_was_lost(alice):
     # the worker reconnects every due computer move counts; otherwise one older than STUCK_AFTER).
     from games.tasks import STUCK_AFTER, sweep_overdue
 
-    table = services.open_table(alice, Variant(board="6x6"), computer_colours=["white"])
+    table = actions.open_table(alice, Variant(board="6x6"), computer_colours=["white"])
     game = Game.objects.get(pk=table.game_id)
     play_move(game, game.board().legal_moves[0], expected_ply=0, viewer=Viewer(user=alice))  # White (computer) to move
     assert sweep_overdue() == 0  # its task may still be on its way

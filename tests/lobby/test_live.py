@@ -15,7 +15,7 @@ from django.test import Client
 from games import Variant
 from games.access import Viewer
 from games.models import Game, Move
-from lobby import services
+from lobby import actions
 from tests.people import make_user
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -69,8 +69,8 @@ async def next_state(socket, ply, timeout=10):
 @pytest.mark.asyncio
 async def test_a_move_reaches_the_other_player_and_a_double_submit_applies_once(live_site):
     alice, bob = await asyncio.to_thread(make_user, "alice"), await asyncio.to_thread(make_user, "bob")
-    table = await asyncio.to_thread(services.open_table, alice, Variant(board="8x8"), is_public=True)
-    await asyncio.to_thread(services.join, table, Viewer(user=bob))
+    table = await asyncio.to_thread(actions.open_table, alice, Variant(board="8x8"), listed=True)
+    await asyncio.to_thread(actions.join, table, Viewer(user=bob))
     game = await asyncio.to_thread(Game.objects.get, pk=table.game_id)
     black, white = Player(live_site, alice), Player(live_site, bob)
     await asyncio.to_thread(black.get, f"/tables/{table.code}/")  # the page sets the CSRF cookie
@@ -106,9 +106,9 @@ async def test_a_late_move_is_refused_at_once_and_the_worker_makes_the_time_out(
     from django.utils import timezone
 
     alice, bob = await asyncio.to_thread(make_user, "alice"), await asyncio.to_thread(make_user, "bob")
-    table = await asyncio.to_thread(services.open_table, alice, Variant(board="8x8"), level="hard",
+    table = await asyncio.to_thread(actions.open_table, alice, Variant(board="8x8"), level="hard",
                                     host_colour="black")
-    await asyncio.to_thread(services.join, table, Viewer(user=bob))
+    await asyncio.to_thread(actions.join, table, Viewer(user=bob))
     game = await asyncio.to_thread(Game.objects.get, pk=table.game_id)
     black = Player(live_site, alice)
     await asyncio.to_thread(black.get, f"/tables/{table.code}/")

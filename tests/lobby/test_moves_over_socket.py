@@ -11,7 +11,7 @@ from django.contrib.sessions.backends.db import SessionStore
 
 from games import Variant
 from games.access import GUEST_TOKEN_KEY, Viewer
-from lobby import services
+from lobby import actions
 from tests.people import make_user
 from tests.site.test_two_daphnes import Player, legal_square, ply_of, state_at
 
@@ -21,8 +21,8 @@ pytestmark = [pytest.mark.django_db(transaction=True)]
 def a_table(live_site):
     """A 6x6 table between Alice (Black) and Bob (White), and their players on live_site."""
     alice, bob = make_user("alice"), make_user("bob")
-    table = services.open_table(alice, Variant(board="6x6"), level="easy")
-    services.join(table, Viewer(user=bob))
+    table = actions.open_table(alice, Variant(board="6x6"), level="easy")
+    actions.join(table, Viewer(user=bob))
     return table.game, Player(alice, live_site), Player(bob, live_site)
 
 
@@ -108,7 +108,7 @@ def test_the_seat_is_checked_against_the_session_as_it_is_when_the_move_comes(li
     """A visitor watching a public table sits down as a guest: the socket they opened
     before moves for them. Alice signs out in another tab: her open socket moves no more."""
     alice = make_user("alice")
-    table = services.open_table(alice, Variant(board="6x6"), level="easy", is_public=True)  # Alice: Black
+    table = actions.open_table(alice, Variant(board="6x6"), level="easy", listed=True)  # Alice: Black
     game = table.game
     visitor = SessionStore()
     visitor.create()
@@ -143,7 +143,7 @@ def sit_as_guest(table, session):
     """What the guest form does: a guest token in the visitor's session, and the seat."""
     session[GUEST_TOKEN_KEY] = "a-guest-token-of-this-visitor"
     session.save()
-    services.join(table, Viewer(guest_token=session[GUEST_TOKEN_KEY]), guest_name="Gus")
+    actions.join(table, Viewer(guest_token=session[GUEST_TOKEN_KEY]), guest_name="Gus")
 
 
 async def playing_state(socket):

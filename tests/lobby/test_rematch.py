@@ -9,11 +9,12 @@ from django.urls import reverse
 from django.utils import translation
 
 from games import Variant
+from games import seating
 from games import services as game_services
 from games.models import Game
 from games.access import Viewer
 from games.services import GameError, NotYourTurn
-from lobby import rematch, services
+from lobby import actions, rematch
 from lobby.models import Rematch, Table
 from tests.accounts.rated_play import play, rated_table
 from tests.people import signed_in
@@ -58,17 +59,17 @@ def test_both_accept_and_a_new_game_starts_with_the_colours_swapped(alice, bob):
 
 
 def test_three_players_rotate_so_the_first_moves_last_and_blocked_squares_are_drawn_again(alice, bob, carol):
-    table = services.open_table(alice, Variant(board="8x8", players=3), is_public=False)
-    services.join(table, Viewer(user=bob))
-    services.join(table, Viewer(user=carol))
+    table = actions.open_table(alice, Variant(board="8x8", players=3), listed=False)
+    actions.join(table, Viewer(user=bob))
+    actions.join(table, Viewer(user=carol))
     table.refresh_from_db()
     old = play(table.game)
     for user in (alice, bob, carol):
         new = rematch.accept(table, Viewer(user=user), old.public_id)
     assert seats_of(new) == {"black": "bob", "white": "carol", "red": "alice"}
-    assert rematch.rotated(["black", "white"], 0) == "white"
+    assert seating.rotated(["black", "white"], 0) == "white"
 
-    blocked = services.open_table(alice, Variant(board="6x6", blocked=("a1", "f6")), computer_colours=["white"])
+    blocked = actions.open_table(alice, Variant(board="6x6", blocked=("a1", "f6")), computer_colours=["white"])
     old = play(blocked.game)
     new = rematch.accept(blocked, Viewer(user=alice), old.public_id)  # the computer accepts by itself
     assert seats_of(new) == {"black": "computer", "white": "alice"}
@@ -96,11 +97,11 @@ def test_leaving_after_the_end_declines_and_a_leaver_seat_is_free_in_the_rematch
     assert response.status_code == 302 and response["Location"] == reverse("lobby")
     assert Rematch.objects.get(game=old).status == "declined"
 
-    table = services.open_table(alice, Variant(board="8x8", players=3))
-    services.join(table, Viewer(user=bob))
-    services.join(table, Viewer(user=carol))
+    table = actions.open_table(alice, Variant(board="8x8", players=3))
+    actions.join(table, Viewer(user=bob))
+    actions.join(table, Viewer(user=carol))
     table.refresh_from_db()
-    services.leave(table, Viewer(user=carol))  # during the game: Carol left and lost
+    actions.leave(table, Viewer(user=carol))  # during the game: Carol left and lost
     old = play(table.game)
     with pytest.raises(NotYourTurn):
         rematch.accept(table, Viewer(user=carol), old.public_id)
@@ -110,9 +111,9 @@ def test_leaving_after_the_end_declines_and_a_leaver_seat_is_free_in_the_rematch
 
 
 def test_a_guest_takes_part_and_strangers_cannot(alice, carol):
-    table = services.open_table(alice, Variant(board="6x6"))
+    table = actions.open_table(alice, Variant(board="6x6"))
     guest = Viewer(guest_token="guest-token-1")
-    services.join(table, guest, guest_name="Gus")
+    actions.join(table, guest, guest_name="Gus")
     table.refresh_from_db()
     old = play_with_guest(table.game, alice, guest)
     with pytest.raises(NotYourTurn):
@@ -166,11 +167,11 @@ def test_two_simultaneous_acceptances_start_one_game(alice, bob):
 
 
 def test_a_rematch_of_a_private_table_stays_private_when_a_player_shared_the_finished_game(alice, bob):
-    table = rated_table(alice, bob, rated=False, is_public=False)
+    table = rated_table(alice, bob, rated=False, listed=False)
     old = play(table.game)
     game_services.set_public(old, Viewer(user=alice), True)  # Alice shares the finished game
     assert Game.objects.get(pk=old.pk).is_public
     rematch.accept(table, Viewer(user=alice), old.public_id)
     new = rematch.accept(table, Viewer(user=bob), old.public_id)
     assert new is not None and not Game.objects.get(pk=new.pk).is_public
-    assert not Table.objects.get(pk=table.pk).is_public
+    assert not Table.objects.get(pk=table.pk).listed

@@ -8,7 +8,7 @@ from django.test import Client
 from games import Variant
 from games.access import Viewer
 from games.models import Game
-from lobby import services
+from lobby import actions
 from tests.people import make_user
 from tests.lobby.test_sockets import ORIGIN, connect, cookie_for, receive_until
 from tests.review.conftest import WIPEOUT, store_game
@@ -26,7 +26,7 @@ async def closed_with(communicator, timeout=5):
 
 async def test_a_stranger_holding_the_code_loses_the_seats_panel_when_the_private_table_starts():
     alice, bob, carol = [await sync_to_async(make_user)(name, name.title()) for name in ("alice", "bob", "carol")]
-    table = await sync_to_async(services.open_table)(alice, Variant(board="6x6"))  # private
+    table = await sync_to_async(actions.open_table)(alice, Variant(board="6x6"))  # private
     stranger, connected, _ = await connect(f"/ws/tables/{table.code}/", ORIGIN, await sync_to_async(cookie_for)(carol))
     assert connected  # anyone with the code may look while the table waits
     host, connected, _ = await connect(f"/ws/tables/{table.code}/", ORIGIN, await sync_to_async(cookie_for)(alice))
@@ -34,7 +34,7 @@ async def test_a_stranger_holding_the_code_loses_the_seats_panel_when_the_privat
     await receive_until(stranger, 'id="table-seats"')
     await receive_until(host, 'id="table-seats"')
 
-    await sync_to_async(services.join)(table, Viewer(user=bob))  # the last seat: the game starts
+    await sync_to_async(actions.join)(table, Viewer(user=bob))  # the last seat: the game starts
 
     assert await closed_with(stranger) == 4403
     await receive_until(host, "Bob")  # the players' pages follow as before

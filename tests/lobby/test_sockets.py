@@ -2,10 +2,13 @@
 ASGI application, origin check and session auth included), and moves applied
 exactly once under concurrent submissions."""
 import asyncio
+import itertools
 import threading
+import time
 
 import pytest
 from asgiref.sync import sync_to_async
+from channels.layers import get_channel_layer
 from channels.testing import WebsocketCommunicator
 from django.test import Client
 
@@ -14,7 +17,7 @@ from games import Variant
 from games.access import Viewer
 from games.models import Game, Move
 from games.services import StaleMove, play_move
-from lobby import services
+from lobby import actions, broadcast
 from tests.people import make_user
 
 ORIGIN = (b"origin", b"http://127.0.0.1")
@@ -46,7 +49,7 @@ async def receive_until(communicator, text, timeout=5):
 @pytest.mark.asyncio
 async def test_websockets_with_a_foreign_origin_are_refused():
     alice = await sync_to_async(make_user)("alice")
-    table = await sync_to_async(services.open_table)(alice, Variant(board="6x6"))
+    table = await sync_to_async(actions.open_table)(alice, Variant(board="6x6"))
     public_id = await sync_to_async(lambda: table.game.public_id)()
     me = await sync_to_async(cookie_for)(alice)
     for path in ("/ws/lobby/", f"/ws/tables/{table.code}/", f"/ws/games/{public_id}/"):
@@ -70,13 +73,45 @@ async def test_the_lobby_socket_is_for_signed_in_users_and_follows_tables_openin
     assert connected
     first = await communicator.receive_from(timeout=5)
     assert 'id="lobby-tables"' in first and "No open tables" in first
-    table = await sync_to_async(services.open_table)(alice, Variant(players=3), is_public=True)
+    table = await sync_to_async(actions.open_table)(alice, Variant(players=3), listed=True)
     html = await receive_until(communicator, table.code)
     assert "1 of 3" in html and "Alice" in html
-    private = await sync_to_async(services.open_table)(alice, Variant(players=3))
-    await sync_to_async(services.broadcast_lobby)()
+    private = await sync_to_async(actions.open_table)(alice, Variant(players=3))
+    await sync_to_async(broadcast.broadcast_lobby)()
     html = await communicator.receive_from(timeout=5)
     assert table.code in html and private.code not in html
+    await communicator.disconnect()
+
+
+def test_lobby_versions_rise_from_one_push_to_the_next_even_when_the_clock_goes_back(monkeypatch):
+    """Several hosts' clocks disagree: the order of lobby pushes is a counter in Redis."""
+    clock = iter(range(2_000_000_000, 0, -3600))  # an hour back at every reading
+    monkeypatch.setattr(time, "time", lambda: float(next(clock)))
+    first = broadcast.next_lobby_version()
+    second = broadcast.next_lobby_version()
+    assert second > first >= 1
+    assert broadcast.lobby_version() == second
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.asyncio
+async def test_a_lobby_page_takes_newer_lists_while_the_clock_goes_back_and_drops_older_ones(monkeypatch):
+    alice = await sync_to_async(make_user)("alice", "Alice")
+    communicator, connected, _code = await connect("/ws/lobby/", ORIGIN, await sync_to_async(cookie_for)(alice))
+    assert connected
+    assert "No open tables" in await communicator.receive_from(timeout=5)
+    now = time.time()
+    clock = itertools.count()
+    monkeypatch.setattr(time, "time", lambda: now - next(clock))  # a second back at every reading
+    first = await sync_to_async(actions.open_table)(alice, Variant(players=3), listed=True)
+    assert first.code in await receive_until(communicator, first.code)
+    # A list older than the one shown (another process's, sent late) is dropped...
+    layer = get_channel_layer()
+    await layer.group_send(broadcast.LOBBY_GROUP, {"type": "lobby.tables", "html": {"en": "stale list"},
+                                                   "version": 0})
+    second = await sync_to_async(actions.open_table)(alice, Variant(players=3), listed=True)
+    html = await communicator.receive_from(timeout=5)  # ...and the next one is the newer list
+    assert second.code in html and first.code in html and "stale" not in html
     await communicator.disconnect()
 
 
@@ -85,13 +120,13 @@ async def test_the_lobby_socket_is_for_signed_in_users_and_follows_tables_openin
 async def test_a_table_page_sees_players_sit_down_and_ignores_what_it_is_sent():
     alice = await sync_to_async(make_user)("alice", "Alice")
     bob = await sync_to_async(make_user)("bob", "<i>Bob</i>")
-    table = await sync_to_async(services.open_table)(alice, Variant(players=3))
+    table = await sync_to_async(actions.open_table)(alice, Variant(players=3))
     communicator, connected, _code = await connect(f"/ws/tables/{table.code}/", ORIGIN)  # a visitor with the link
     assert connected
     first = await communicator.receive_from(timeout=5)
     assert 'id="table-seats"' in first and 'data-kind="free"' in first
     await communicator.send_to(text_data='{"seat": "white"}')  # sockets take no actions
-    await sync_to_async(services.join)(table, Viewer(user=bob), colour="white")
+    await sync_to_async(actions.join)(table, Viewer(user=bob), colour="white")
     html = await receive_until(communicator, "Bob")
     assert "&lt;i&gt;Bob&lt;/i&gt;" in html and "<i>Bob</i>" not in html
     assert html.count('data-kind="free"') == 1
@@ -103,8 +138,8 @@ async def test_a_table_page_sees_players_sit_down_and_ignores_what_it_is_sent():
 async def test_a_move_sent_over_the_game_socket_changes_nothing():
     alice = await sync_to_async(make_user)("alice")
     bob = await sync_to_async(make_user)("bob")
-    table = await sync_to_async(services.open_table)(alice, Variant(board="6x6"))
-    await sync_to_async(services.join)(table, Viewer(user=bob))
+    table = await sync_to_async(actions.open_table)(alice, Variant(board="6x6"))
+    await sync_to_async(actions.join)(table, Viewer(user=bob))
     public_id = await sync_to_async(lambda: table.game.public_id)()
     communicator, connected, _code = await connect(f"/ws/games/{public_id}/", ORIGIN,
                                                    await sync_to_async(cookie_for)(alice))
@@ -124,8 +159,8 @@ async def test_a_move_sent_over_the_game_socket_changes_nothing():
 @pytest.mark.django_db(transaction=True)
 def test_two_simultaneous_submissions_of_the_same_move_apply_once():
     alice, bob = make_user("alice"), make_user("bob")
-    table = services.open_table(alice, Variant(board="8x8"))
-    services.join(table, Viewer(user=bob))
+    table = actions.open_table(alice, Variant(board="8x8"))
+    actions.join(table, Viewer(user=bob))
     game = Game.objects.get(pk=table.game_id)
     barrier = threading.Barrier(2)
     outcomes = []
@@ -157,11 +192,11 @@ def test_two_simultaneous_submissions_of_the_same_move_apply_once():
 @pytest.mark.asyncio
 async def test_a_table_page_hears_that_the_table_closed():
     alice = await sync_to_async(make_user)("alice")
-    table = await sync_to_async(services.open_table)(alice, Variant(players=3))
+    table = await sync_to_async(actions.open_table)(alice, Variant(players=3))
     communicator, connected, _code = await connect(f"/ws/tables/{table.code}/", ORIGIN)
     assert connected
     await communicator.receive_from(timeout=5)
-    assert await sync_to_async(services.leave)(table, Viewer(user=alice)) == "closed"
+    assert await sync_to_async(actions.leave)(table, Viewer(user=alice)) == "closed"
     html = await receive_until(communicator, 'data-status="closed"')
     assert "This table was closed" in html
     await communicator.disconnect()

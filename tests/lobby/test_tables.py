@@ -15,7 +15,7 @@ from games import Board, Variant
 from games.access import Viewer
 from games.models import Game, Move
 from games.services import GameError, NotYourTurn, computer_move, play_move, timeout_move
-from lobby import services
+from lobby import actions, broadcast, listing
 from lobby.models import CODE_ALPHABET, CODE_LENGTH, Table, normalise_code
 from tests.people import signed_in
 
@@ -23,7 +23,7 @@ pytestmark = pytest.mark.django_db
 
 
 def open_table(host, players=2, board="6x6", **options):
-    return services.open_table(host, Variant(board=board, players=players), **options)
+    return actions.open_table(host, Variant(board=board, players=players), **options)
 
 
 def snapshot(game):
@@ -36,7 +36,7 @@ def snapshot(game):
 # -- opening ------------------------------------------------------------------------
 
 def test_a_new_table_waits_with_one_seat_per_colour_and_the_host_seated(alice):
-    table = open_table(alice, players=3, board="8x8", computer_colours=["red"], is_public=True, level="easy")
+    table = open_table(alice, players=3, board="8x8", computer_colours=["red"], listed=True, level="easy")
     game = table.game
     assert (game.kind, game.status, game.turn, game.level, game.is_public) == ("table", "waiting", "", "easy", True)
     seats = {s.colour: s for s in game.seats.all()}
@@ -71,10 +71,11 @@ def test_the_table_form_opens_a_table_and_is_prefilled_from_the_query(client, al
     assert form.initial == {"board": "octagon", "players": "3", "anti": True, "blocked": "4", "computer": ["red"]}
     response = client.post(reverse("table_new"), {
         "board": "8x8", "players": 4, "blocked": 0, "handicap": 0, "handicap_colour": "white",
-        "seat": "white", "computer": ["green", "red"], "level": "hard", "is_public": "on"})
+        "seat": "white", "computer": ["green", "red"], "level": "hard", "listed": "on"})
     table = Table.objects.get()
     assert response["Location"] == reverse("table", args=[table.code])
-    assert (table.host, table.is_public, table.level) == (alice, True, "hard")
+    assert (table.host, table.listed, table.game.level) == (alice, True, "hard")
+    assert "level" not in {field.name for field in Table._meta.get_fields()}  # the game's level is the one
     assert {s.colour: (s.user_id, s.is_computer) for s in table.game.seats.all()} == {
         "black": (None, False), "white": (alice.pk, False), "red": (None, True), "green": (None, True)}
 
@@ -132,17 +133,17 @@ def test_a_wrong_code_gets_a_clear_error_and_changes_nothing(alice, bob):
 
 def test_a_seat_can_be_chosen_and_a_taken_seat_is_refused(alice, bob, carol):
     table = open_table(alice, players=3, board="8x8")
-    services.join(table, Viewer(user=bob), colour="red")
+    actions.join(table, Viewer(user=bob), colour="red")
     assert table.game.seat_of("red").user == bob
     before = snapshot(table.game)
     with pytest.raises(GameError, match="Red seat is taken"):
-        services.join(table, Viewer(user=carol), colour="red")
+        actions.join(table, Viewer(user=carol), colour="red")
     with pytest.raises(GameError, match="already have a seat"):
-        services.join(table, Viewer(user=bob), colour="white")
+        actions.join(table, Viewer(user=bob), colour="white")
     assert snapshot(table.game) == before
     response = signed_in(carol).post(reverse("table_sit", args=[table.code]), {"seat": "red"}, HTTP_HX_REQUEST="true")
     assert response.status_code == 400 and "Red seat is taken" in response.content.decode()
-    services.join(table, Viewer(user=carol))
+    actions.join(table, Viewer(user=carol))
     assert Game.objects.get(pk=table.game_id).status == "playing"
 
 
@@ -176,12 +177,12 @@ def test_a_guest_needs_a_name(client, alice):
 
 def test_a_full_private_table_is_shown_only_to_its_players(client, alice, bob, carol):
     table = open_table(alice)
-    services.join(table, Viewer(user=bob))
+    actions.join(table, Viewer(user=bob))
     assert signed_in(bob).get(reverse("table", args=[table.code])).status_code == 200
     refused = signed_in(carol).get(reverse("table", args=[table.code]))
     assert refused.status_code == 403 and "Only its players can watch it" in refused.content.decode()
-    public = open_table(alice, is_public=True)
-    services.join(public, Viewer(user=bob))
+    public = open_table(alice, listed=True)
+    actions.join(public, Viewer(user=bob))
     assert client.get(reverse("table", args=[public.code])).status_code == 200  # anyone watches
 
 
@@ -190,8 +191,8 @@ def test_a_full_private_table_is_shown_only_to_its_players(client, alice, bob, c
 @pytest.fixture
 def running(alice, bob):
     """A running 6x6 table: Alice plays Black (to move), Bob White."""
-    table = open_table(alice, is_public=True)
-    services.join(table, Viewer(user=bob))
+    table = open_table(alice, listed=True)
+    actions.join(table, Viewer(user=bob))
     table.refresh_from_db()
     return table
 
@@ -220,7 +221,7 @@ def test_a_user_cannot_move_for_another_seat(running, bob, carol):
 
 def test_a_stranger_moving_at_a_private_table_sees_nothing_of_it(alice, bob, carol):
     table = open_table(alice)  # private
-    services.join(table, Viewer(user=bob))
+    actions.join(table, Viewer(user=bob))
     square = table.game.board().legal_moves[0]
     before = snapshot(table.game)
     response = signed_in(carol).post(reverse("table_move", args=[table.code]), {"square": square, "ply": 0},
@@ -276,11 +277,11 @@ def test_a_time_out_is_played_by_the_computer_and_marked_so(running):
 
 def test_leaving_before_the_start_frees_the_seat_and_the_last_one_out_closes_the_table(alice, bob):
     table = open_table(alice, players=3, board="8x8")
-    services.join(table, Viewer(user=bob))
-    assert services.leave(table, Viewer(user=alice)) == "freed"
+    actions.join(table, Viewer(user=bob))
+    assert actions.leave(table, Viewer(user=alice)) == "freed"
     table.refresh_from_db()
     assert table.host == bob and table.game.seat_of("black").user is None
-    assert services.leave(table, Viewer(user=bob)) == "closed"
+    assert actions.leave(table, Viewer(user=bob)) == "closed"
     assert not Table.objects.exists() and not Game.objects.exists()
 
 
@@ -297,7 +298,7 @@ def test_leaving_needs_confirmation_then_forfeits_and_the_computer_plays_the_sea
     with pytest.raises(NotYourTurn, match="computer plays this seat"):
         play_move(game, game.board().legal_moves[0], expected_ply=0, viewer=Viewer(user=alice))
     with pytest.raises(GameError, match="already left"):
-        services.leave(running, Viewer(user=alice))
+        actions.leave(running, Viewer(user=alice))
     # Play it out: the computer for Black, Bob for White.
     for _ in range(100):
         game.refresh_from_db()
@@ -315,11 +316,11 @@ def test_leaving_needs_confirmation_then_forfeits_and_the_computer_plays_the_sea
 
 def test_in_a_three_player_game_the_leaver_ranks_last(alice, bob, carol):
     table = open_table(alice, players=3, board="8x8", level="easy")
-    services.join(table, Viewer(user=bob))
-    services.join(table, Viewer(user=carol))
+    actions.join(table, Viewer(user=bob))
+    actions.join(table, Viewer(user=carol))
     game = Game.objects.get(pk=table.game_id)
     viewers = {"black": Viewer(user=alice), "white": Viewer(user=bob), "red": Viewer(user=carol)}
-    services.leave(table, viewers["white"])
+    actions.leave(table, viewers["white"])
     game.refresh_from_db()
     assert game.deadline is not None and game.turn == "black"  # Black's clock runs on
     for _ in range(200):
@@ -347,10 +348,10 @@ def test_only_a_seated_player_can_leave(running, carol):
 # -- the lobby list ----------------------------------------------------------------
 
 def test_the_lobby_lists_open_and_running_public_tables(alice, bob, carol):
-    waiting = open_table(alice, players=3, board="8x8", is_public=True, computer_colours=["red"])
+    waiting = open_table(alice, players=3, board="8x8", listed=True, computer_colours=["red"])
     open_table(alice)  # private: never listed
-    running = open_table(bob, is_public=True)
-    services.join(running, Viewer(user=alice))
+    running = open_table(bob, listed=True)
+    actions.join(running, Viewer(user=alice))
     page = signed_in(carol).get(reverse("lobby")).content.decode()
     assert page.count('data-code="') == 2
     open_part, playing_part = page.split('id="playing-tables"')
@@ -373,11 +374,11 @@ def lobby_messages(action):
     """What a lobby page hears (over the real channel layer) while `action` runs."""
     layer = get_channel_layer()
     channel = async_to_sync(layer.new_channel)()
-    async_to_sync(layer.group_add)(services.LOBBY_GROUP, channel)
+    async_to_sync(layer.group_add)(broadcast.LOBBY_GROUP, channel)
     action()
     # A sentinel sent last to the same group: once it arrives, everything the action
     # sent has arrived too (a channel's messages keep their order), however slow the machine.
-    async_to_sync(layer.group_send)(services.LOBBY_GROUP, {"type": "test.sentinel"})
+    async_to_sync(layer.group_send)(broadcast.LOBBY_GROUP, {"type": "test.sentinel"})
 
     async def drain():
         heard = []
@@ -386,15 +387,15 @@ def lobby_messages(action):
         return heard
 
     heard = async_to_sync(drain)()
-    async_to_sync(layer.group_discard)(services.LOBBY_GROUP, channel)
+    async_to_sync(layer.group_discard)(broadcast.LOBBY_GROUP, channel)
     return [message["type"] for message in heard]
 
 
 def test_a_finished_table_leaves_the_lobby(running):
     game = Game.objects.get(pk=running.game_id)
     # Still playing: the lobby does not change with every move.
-    assert lobby_messages(lambda: services.on_state_pushed(sender=Game, game=game)) == []
+    assert lobby_messages(lambda: broadcast.on_state_pushed(sender=Game, game=game)) == []
     Game.objects.filter(pk=game.pk).update(status="finished", turn="")
     finished = Game.objects.get(pk=game.pk)
-    assert lobby_messages(lambda: services.on_state_pushed(sender=Game, game=finished)) == ["lobby.tables"]
-    assert services.lobby_tables() == {"open_tables": [], "playing_tables": []}
+    assert lobby_messages(lambda: broadcast.on_state_pushed(sender=Game, game=finished)) == ["lobby.tables"]
+    assert listing.lobby_tables() == {"open_tables": [], "playing_tables": []}

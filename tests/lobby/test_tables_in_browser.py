@@ -216,7 +216,7 @@ def test_quick_choices_and_a_quick_submit_lose_nothing_on_the_new_table_form(liv
     host.wait_for_selector("#table-code")
     assert len(held) == 2  # neither redraw was answered before the page moved on
     table = Table.objects.get(code=host.inner_text("#table-code").strip())
-    assert table.is_public
+    assert table.listed
     assert list(table.game.seats.filter(is_computer=True).values_list("colour", flat=True)) == ["red"]
 
 

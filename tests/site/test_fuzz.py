@@ -32,7 +32,7 @@ from games import Variant
 from games.forms import LevelForm, PlayForm
 from games.models import Game, Move, Seat
 from games.review.forms import GamesFilter, ImportForm
-from lobby import services as tables
+from lobby import actions as tables
 from lobby.forms import CodeForm, GuestForm, TableForm
 from lobby.models import Table
 from tests import servers
@@ -102,7 +102,7 @@ class World:
             store_game(WIPEOUT, players=[self.olivia, self.bob], public=True),  # finished, public
         ]
         self.waiting = tables.open_table(self.olivia, Variant(board="6x6"))
-        self.waiting_public = tables.open_table(self.bob, Variant(board="8x8", players=3), is_public=True)
+        self.waiting_public = tables.open_table(self.bob, Variant(board="8x8", players=3), listed=True)
         self.playing = tables.open_table(self.olivia, Variant(board="6x6"), computer_colours=["white"])
         # Nobody moves at the playing table during the fuzz: its time-out is an hour away.
         Game.objects.filter(pk=self.playing.game_id).update(deadline=timezone.now() + timezone.timedelta(hours=1))

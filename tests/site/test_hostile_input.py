@@ -12,7 +12,7 @@ from games import Variant
 from games.access import Viewer
 from games.models import Game, Move
 from games.services import create_computer_game
-from lobby import services as tables
+from lobby import actions as tables
 from tests.review.conftest import WIPEOUT, store_game
 
 NOT_NUMBERS = ["²", "٣", "1_000", "9" * 5000, "-", "", "1e3", " 4\x00"]

@@ -14,7 +14,7 @@ from django.test import Client
 
 from games import Variant
 from games.access import Viewer
-from lobby import services
+from lobby import actions
 from tests import servers
 from tests.people import make_user
 
@@ -79,8 +79,8 @@ def test_a_move_made_through_one_daphne_reaches_a_player_on_another(live_site, s
     """Sent over the game socket, as the pages do (static/js/moves.js), or posted, as
     they do while their socket is down."""
     alice, bob = make_user("alice"), make_user("bob")
-    table = services.open_table(alice, Variant(board="6x6"), level="easy")  # Alice plays Black
-    services.join(table, Viewer(user=bob))
+    table = actions.open_table(alice, Variant(board="6x6"), level="easy")  # Alice plays Black
+    actions.join(table, Viewer(user=bob))
     game = table.game
     at_first, at_second = Player(alice, live_site), Player(bob, second_daphne)
     for player in (at_first, at_second):
@@ -116,8 +116,8 @@ def test_a_watcher_who_reads_german_sees_the_move_in_german_drawn_by_their_own_d
     """The mover's daphne draws the state once, in the mover's language; a page in
     another language gets it drawn by the daphne that holds its socket."""
     alice, bob = make_user("alice"), make_user("bob")
-    table = services.open_table(alice, Variant(board="6x6"), level="easy", is_public=True)
-    services.join(table, Viewer(user=bob))
+    table = actions.open_table(alice, Variant(board="6x6"), level="easy", listed=True)
+    actions.join(table, Viewer(user=bob))
     game = table.game
     mover = Player(alice, live_site)
     status, page = mover.request(f"/tables/{table.code}/")

@@ -1,0 +1,122 @@
+"""Opening, joining, taking a seat as a guest and leaving tables: the only code that
+writes Table rows.
+
+A table's game is a games.models.Game (kind TABLE) with one Seat per colour: seat i
+is colour i of the variant (Black, White, Red, Green: the turn order). The game
+waits (status WAITING) until every seat is taken (a user, a guest or the
+computer), then games.services.start_game starts it: the first colour is to move,
+and games.services takes over (deadlines, computer moves, time-outs, the result).
+
+This module checks who may ask (accounts, guests' names, the host); the seats
+themselves are taken and given back by games.seating, under a lock on the game
+row, so two people taking the last seats at once start the game exactly once, and
+a seat goes to exactly one of two people who click it together. After commit,
+every page showing the table and (for listed tables) the lobby are told
+(lobby.broadcast).
+"""
+from django.core.exceptions import ValidationError
+from django.db import transaction
+from django.utils.translation import gettext as _
+
+from accounts.forms import clean_name
+from games import seating
+from games import services as game_services
+from games.models import Game, Level
+from games.presentation import colour_name
+from games.services import GameError
+from lobby.broadcast import table_changed, table_closed
+from lobby.models import Table
+
+GUEST_NAME_MAX = 40
+
+
+# -- opening -------------------------------------------------------------------
+
+def open_table(host, variant, *, level=Level.NORMAL, listed=False, host_colour=None, computer_colours=(),
+               rated=False):
+    """A new table hosted by `host` (a signed-in user) who sits at `host_colour`
+    (default: the first colour); `computer_colours` go to the computer. A rated
+    table seats only accounts and no computer (accounts.ratings)."""
+    colours = variant.colours
+    host_colour = host_colour or colours[0]
+    computer_colours = set(computer_colours)
+    if host_colour not in colours:
+        raise GameError(_("A %(n)d-player table has no %(colour)s seat.")
+                        % {"n": variant.players, "colour": colour_name(host_colour)})
+    for colour in computer_colours:
+        if colour not in colours:
+            raise GameError(_("A %(n)d-player table has no %(colour)s seat.")
+                            % {"n": variant.players, "colour": colour_name(colour)})
+    if host_colour in computer_colours:
+        raise GameError(_("Your own seat cannot go to the computer."))
+    if rated and computer_colours:
+        raise GameError(_("A rated table is for people only: give no seat to the computer."))
+    with transaction.atomic():
+        # A listed table's game may be watched by anyone (games.access.can_watch).
+        game = game_services.create_table_game(variant, level=level, is_public=listed, rated=rated, host=host,
+                                               host_colour=host_colour, computer_colours=computer_colours)
+        table = Table.objects.create(host=host, listed=listed, game=game)
+        if len(computer_colours) == len(colours) - 1:  # nobody else to wait for
+            game_services.start_game(game)
+        transaction.on_commit(lambda: table_changed(table.pk, lobby=listed))
+    return table
+
+
+# -- joining -------------------------------------------------------------------
+
+def clean_guest_name(name):
+    try:
+        name = clean_name(name)
+    except ValidationError as error:
+        raise GameError(error.messages[0]) from None
+    if not name:
+        raise GameError(_("Type the name the other players will see."))
+    if len(name) > GUEST_NAME_MAX:
+        raise GameError(_("A name has at most %(n)d characters.") % {"n": GUEST_NAME_MAX})
+    return name
+
+
+def join(table, viewer, colour=None, guest_name=""):
+    """Seat `viewer` at `table`: at `colour`, or at the first free seat.
+
+    A signed-in viewer sits as their account; anyone else as a guest under
+    `guest_name`, owning the seat through their session. When this fills the last
+    seat, the game starts. Returns the colour taken.
+    """
+    if viewer.user is None:
+        if table.game.rated:
+            raise GameError(_("This table is rated: sign in or sign up to take a seat."))
+        if not viewer.guest_token:
+            raise GameError(_("Your browser must accept cookies to take a seat."))
+        guest_name = clean_guest_name(guest_name)
+    with transaction.atomic():
+        colour = seating.take_seat(table.game_id, viewer, colour, guest_name)
+        transaction.on_commit(lambda: table_changed(table.pk, lobby=table.listed))
+    return colour
+
+
+# -- leaving -------------------------------------------------------------------
+
+def leave(table, viewer):
+    """Before the start: give the seat back (a table nobody sits at any more closes).
+    During the game: leave and lose; the computer plays the seat to the end.
+
+    Returns "freed", "closed" or "left".
+    """
+    game = Game.objects.get(pk=table.game_id)
+    if game.status == Game.Status.PLAYING:
+        game_services.leave(game, viewer)
+        transaction.on_commit(lambda: table_changed(table.pk, lobby=False))
+        return "left"
+    with transaction.atomic():
+        seat, others = seating.give_seat_back(table.game_id, viewer)
+        if not others:  # the game is gone, and the table and its seats with it
+            table_id, public = table.pk, table.listed
+            transaction.on_commit(lambda: table_closed(table_id, lobby=public))
+            return "closed"
+        if seat.user_id is not None and seat.user_id == table.host_id:
+            new_host = next((s.user for s in others if s.user_id), None)
+            if new_host is not None:
+                Table.objects.filter(pk=table.pk).update(host=new_host)
+        transaction.on_commit(lambda: table_changed(table.pk, lobby=table.listed))
+    return "freed"
