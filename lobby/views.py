@@ -233,7 +233,8 @@ def leave(request, code):
         if seat is None:
             return redirect("table", code=table.code)
         return render(request, "lobby/leave.html", {"table": table, "game": table.game, "seat": seat,
-                                                    "colour": colour_name(seat.colour)})
+                                                    "colour": colour_name(seat.colour),
+                                                    **giving_up(table, seat)})
     if table.game.is_over:
         return leave_after_game(request, table, viewer)
     try:
@@ -247,6 +248,17 @@ def leave(request, code):
         return done(request, table, _("You gave up your seat."))
     return done(request, table, _("You left the table and lose this game. The computer plays %(colour)s to the end.")
                 % {"colour": colour_name(seat.colour)})
+
+
+def giving_up(table, seat):
+    """What giving up `seat` before the start does (as lobby.services.leave does it):
+    `closes` when nobody else sits at the table; else `new_host`, the name of who
+    hosts the table when its host gives up their seat ("" for nobody new)."""
+    others = [s for s in table.game.seats.select_related("user__profile")
+              if s.pk != seat.pk and not s.is_computer and not services.seat_is_free(s)]
+    hosting = seat.user_id is not None and seat.user_id == table.host_id
+    new_host = next((s.display_name for s in others if s.user_id), "") if hosting else ""
+    return {"closes": not others, "new_host": new_host}
 
 
 @require_POST
