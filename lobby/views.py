@@ -165,6 +165,9 @@ def table(request, code):
         "guest_form": GuestForm(free_colours=services.free_colours(game))
         if (game.status == Game.Status.WAITING and seat is None and not request.user.is_authenticated
             and not game.rated) else None,
+        # A rated table seats accounts only: a visitor is sent to sign in and back.
+        "sign_in_to_sit": (game.status == Game.Status.WAITING and seat is None
+                           and not request.user.is_authenticated and game.rated),
         "sign_in_query": urlencode({"next": table.get_absolute_url()}),
     }
     if game.status != Game.Status.WAITING:

@@ -2,6 +2,7 @@
 before they click, on a laptop in English and on a phone in German. Any console or
 page error fails."""
 import pytest
+from django.contrib.auth.hashers import PBKDF2PasswordHasher
 from playwright.sync_api import expect
 
 from games import Variant
@@ -63,4 +64,35 @@ def test_the_host_alone_is_told_before_the_click_that_giving_up_the_seat_closes_
     expect(laptop.locator("main")).to_contain_text("Bob hosts the table from then on.")
     laptop.get_by_role("button", name="Give up my seat", exact=True).click()
     expect(laptop.locator("#table-seats")).to_contain_text("Bob")
+    assert errors == []
+
+
+def test_a_visitor_at_a_rated_tables_link_is_sent_to_sign_in_and_back_to_take_a_seat(live_site, browser):
+    alice, bob = make_user("alice", "Alice"), make_user("bob", "Bob")
+    # The live site hashes passwords with Django's default, not the tests' fast hasher.
+    bob.password = PBKDF2PasswordHasher().encode("a long enough passphrase", "salt" * 4)
+    bob.save(update_fields=["password"])
+    table = in_thread(services.open_table, alice, Variant(board="6x6"), rated=True)
+    errors = []
+    host = person(browser, live_site, alice, errors, viewport=LAPTOP, locale="en-GB")
+    host.goto(f"{live_site.url}/tables/{table.code}/")
+    expect(host.locator(".invite")).to_contain_text("This table is rated: whoever opens the link needs an account")
+    expect(host.locator(".invite")).not_to_contain_text("No sign-up needed")
+
+    visitor = person(browser, live_site, None, errors, viewport=PHONE, locale="de-DE", is_mobile=True)
+    visitor.goto(host.locator("#share-link").input_value())
+    expect(visitor.locator(".invite")).not_to_contain_text("als Gast Platz nehmen")
+    wall = visitor.locator("#rated-sign-in")
+    expect(wall).to_contain_text("Melde dich an oder registriere dich, um an diesem gewerteten Tisch zu spielen.")
+    expect(wall.get_by_role("link", name="registriere dich")).to_have_attribute(
+        "href", f"/accounts/signup/?next=%2Ftables%2F{table.code}%2F")
+    wall.get_by_role("link", name="Melde dich an").click()
+    visitor.get_by_label("Benutzername").fill("bob")
+    visitor.get_by_label("Passwort").fill("a long enough passphrase")
+    visitor.get_by_role("button", name="Anmelden").click()
+    expect(visitor).to_have_url(f"{live_site.url}/tables/{table.code}/")
+    expect(visitor.locator("#rated-sign-in")).to_have_count(0)
+    visitor.get_by_role("button", name="Platz von Weiß nehmen").click()
+    expect(visitor.locator("#game-state")).to_have_attribute("data-status", "playing")
+    expect(host.locator("#game-state")).to_have_attribute("data-status", "playing")
     assert errors == []
