@@ -9,6 +9,7 @@ from games import Variant
 from games.access import Viewer
 from games.models import Game
 from lobby import services
+from tests.accounts.rated_play import play, rated_table
 from tests.lobby.browser_people import LAPTOP, PHONE, in_thread, person
 from tests.people import make_user
 
@@ -95,4 +96,20 @@ def test_a_visitor_at_a_rated_tables_link_is_sent_to_sign_in_and_back_to_take_a_
     visitor.get_by_role("button", name="Platz von Weiß nehmen").click()
     expect(visitor.locator("#game-state")).to_have_attribute("data-status", "playing")
     expect(host.locator("#game-state")).to_have_attribute("data-status", "playing")
+    assert errors == []
+
+
+def test_no_rematch_is_offered_against_a_player_who_left(live_site, browser):
+    alice, bob = make_user("alice", "Alice"), make_user("bob", "Bob")
+    table = in_thread(rated_table, alice, bob, rated=False)
+    errors = []
+    laptop = person(browser, live_site, alice, errors, viewport=LAPTOP, locale="en-GB")
+    laptop.goto(f"{live_site.url}/tables/{table.code}/")
+    in_thread(services.leave, table, Viewer(user=bob))  # during the game: Bob left and lost
+    in_thread(play, table.game)
+    expect(laptop.locator("#game-state")).to_have_attribute("data-status", "finished")
+    expect(laptop.locator("#rematch")).to_contain_text("Nobody else is left at this table for a rematch.")
+    expect(laptop.locator("#rematch-accept")).to_have_count(0)
+    laptop.locator("#leave-finished-table").click()
+    expect(laptop).to_have_url(f"{live_site.url}/lobby/")
     assert errors == []
