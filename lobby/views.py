@@ -31,7 +31,7 @@ from lobby.services import TableNotFound, TooManyCodeGuesses
 
 
 def guests_not_allowed(view):
-    """Tables are opened and the lobby used with an account (guests only sit at tables)."""
+    """Tables are opened with an account; visitors see the lobby, watch, and sit as guests."""
     return login_required(view)
 
 
@@ -83,7 +83,6 @@ def join_with_code(request):
     return render(request, "lobby/join.html", {"code_form": form, "error": error}, status=status)
 
 
-@guests_not_allowed
 @require_GET
 def lobby(request):
     filter_form = LobbyFilterForm(request.GET or None)

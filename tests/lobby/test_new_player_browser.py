@@ -113,3 +113,34 @@ def test_no_rematch_is_offered_against_a_player_who_left(live_site, browser):
     laptop.locator("#leave-finished-table").click()
     expect(laptop).to_have_url(f"{live_site.url}/lobby/")
     assert errors == []
+
+
+def test_a_visitor_sees_the_lobby_and_watches_and_is_told_what_needs_an_account(live_site, browser):
+    alice, bob = make_user("alice", "Alice"), make_user("bob", "Bob")
+    errors = []
+    visitor = person(browser, live_site, None, errors, viewport=LAPTOP, locale="en-GB")
+    visitor.goto(f"{live_site.url}/")
+    expect(visitor.locator("footer")).not_to_contain_text("No sign-up needed")
+    expect(visitor.get_by_role("link", name="Sign in to open a table")).to_have_attribute(
+        "href", "/accounts/login/?next=%2Ftables%2Fnew%2F")
+    visitor.get_by_role("navigation", name="Main").get_by_role("link", name="Multiplayer").click()
+    expect(visitor).to_have_url(f"{live_site.url}/lobby/")  # no sign-in wall
+    expect(visitor.get_by_role("heading", name="Lobby", exact=True)).to_be_visible()
+    expect(visitor.get_by_role("link", name="Sign in to open a table")).to_be_visible()
+    expect(visitor.locator("footer")).not_to_contain_text("No sign-up needed")
+
+    table = in_thread(rated_table, alice, bob, rated=False)  # a public game starts meanwhile
+    row = visitor.locator(f'#playing-tables tr[data-code="{table.code}"]')  # arrived over the lobby's socket
+    expect(row).to_contain_text("Alice")
+    row.get_by_role("link", name="Watch").click()
+    expect(visitor.locator("#game-state")).to_have_attribute("data-status", "playing")
+
+    for path in ("/accounts/signup/", "/accounts/login/?next=/tables/new/"):
+        visitor.goto(f"{live_site.url}{path}")
+        expect(visitor.locator("footer")).not_to_contain_text("No sign-up needed")
+    visitor.goto(f"{live_site.url}/play/")
+    expect(visitor.locator("footer")).to_contain_text("No sign-up needed")
+    phone = person(browser, live_site, None, errors, viewport=PHONE, locale="de-DE", is_mobile=True)
+    phone.goto(f"{live_site.url}/lobby/")
+    expect(phone.get_by_role("link", name="Melde dich an, um einen Tisch zu eröffnen")).to_be_visible()
+    assert errors == []
