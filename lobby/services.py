@@ -32,6 +32,7 @@ from games.access import can_watch
 from games.models import Game, Level, Seat
 from games.presentation import colour_name, variant_label
 from games.services import GameError, NotYourTurn
+from lobby import presence
 from lobby.models import Table, normalise_code
 
 log = logging.getLogger(__name__)
@@ -259,8 +260,8 @@ def lobby_tables():
     seats = Prefetch("game__seats", queryset=Seat.objects.select_related("user__profile"))
     public = (Table.objects.filter(is_public=True).select_related("game", "host__profile")
               .prefetch_related(seats).order_by("-created_at"))
-    waiting = public.filter(game__status=Game.Status.WAITING,
-                            created_at__gte=timezone.now() - LOBBY_WAITING_FOR)[:LOBBY_ROWS]
+    waiting = public.filter(game__status=Game.Status.WAITING, created_at__gte=timezone.now() - LOBBY_WAITING_FOR)
+    waiting = waiting.exclude(pk__in=presence.abandoned(waiting))[:LOBBY_ROWS]
     playing = public.filter(game__status=Game.Status.PLAYING)[:LOBBY_ROWS]
 
     tables = list(waiting) + list(playing)

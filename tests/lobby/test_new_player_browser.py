@@ -144,3 +144,33 @@ def test_a_visitor_sees_the_lobby_and_watches_and_is_told_what_needs_an_account(
     phone.goto(f"{live_site.url}/lobby/")
     expect(phone.get_by_role("link", name="Melde dich an, um einen Tisch zu eröffnen")).to_be_visible()
     assert errors == []
+
+
+def test_an_abandoned_waiting_table_leaves_open_lobby_pages(live_site, browser):
+    from datetime import timedelta
+
+    import redis
+    from django.conf import settings
+    from django.utils import timezone
+
+    from lobby import presence, tasks
+    from lobby.models import Table
+
+    alice, bob = make_user("alice", "Alice"), make_user("bob", "Bob")
+    errors = []
+    table = in_thread(services.open_table, alice, Variant(board="6x6"), is_public=True)
+    Table.objects.filter(pk=table.pk).update(created_at=timezone.now() - timedelta(minutes=70))
+    host = person(browser, live_site, alice, errors, viewport=LAPTOP, locale="en-GB")
+    host.goto(f"{live_site.url}/tables/{table.code}/")  # the host's page is open: listed
+    expect(host.locator("#table-seats")).to_be_visible()
+    lobby = person(browser, live_site, bob, errors, viewport=PHONE, locale="de-DE", is_mobile=True)
+    lobby.goto(f"{live_site.url}/lobby/")
+    row = lobby.locator(f'#open-tables tr[data-code="{table.code}"]')
+    expect(row).to_contain_text("wartet seit 1 Std. 10 Min.")
+
+    host.context.close()  # the host closed the browser; SEEN_FOR later the mark is gone
+    redis.Redis.from_url(settings.REDIS_URL).delete(presence.key(table.pk))
+    in_thread(tasks.refresh_lobby.delay)  # what beat sends every minute, run by the live worker
+    expect(row).to_have_count(0)
+    expect(lobby.locator("#lobby-tables")).to_contain_text("Gerade sind keine Tische offen")
+    assert errors == []
