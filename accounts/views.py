@@ -31,7 +31,6 @@ RECENT_GAMES = 20
 # Why the sign-in page was shown, by the URL name of the page that sent the visitor there.
 SIGN_IN_REASONS = {
     "table_new": gettext_lazy("Sign in to open a table."),
-    "lobby": gettext_lazy("Sign in to use the lobby."),
     "profile": gettext_lazy("Sign in to see your profile."),
 }
 

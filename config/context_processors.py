@@ -35,15 +35,21 @@ def site_version():
     return f"{version} · {commit}" if commit else version
 
 
-def nav_items():
+def nav_items(user=None):
+    """The header's links. A visitor without an account finds Multiplayer in the lobby
+    (watching, joining as a guest, and "Sign in to open a table"), not at the sign-in
+    page that opening a table needs."""
+    visitor = user is not None and not user.is_authenticated
     items = []
     for name, label in NAVIGATION:
+        if visitor and name == "lobby":
+            continue  # under Multiplayer
         try:
-            items.append({"url": reverse(name), "label": label})
+            items.append({"url": reverse("lobby" if visitor and name == "table_new" else name), "label": label})
         except NoReverseMatch:
             continue
     return items
 
 
 def site(request):
-    return {"site_version": site_version(), "nav_items": nav_items()}
+    return {"site_version": site_version(), "nav_items": nav_items(getattr(request, "user", None))}

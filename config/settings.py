@@ -216,6 +216,8 @@ CELERY_BEAT_SCHEDULE = {
     # The safety net behind every computer-move task (time-outs have each worker's
     # clock, games.deadlines, and the sweep queues them too).
     "sweep-overdue-games": {"task": "games.sweep_overdue", "schedule": 10.0},
+    # Open lobby pages: each table's age, and abandoned tables off the list (lobby.presence).
+    "refresh-lobby": {"task": "lobby.refresh_lobby", "schedule": 60.0},
 }
 CELERY_IMPORTS = ("config.announcements",)
 

@@ -35,6 +35,17 @@ def outcome_for(game, seat):
     return "won" if seat is not None and seat.colour == game.winner else "lost"
 
 
+OPEN_SEAT = gettext_lazy("open seat")
+
+
+def seat_name(seat):
+    """A seat as a list names it: a free seat at a table waiting for players is an
+    open seat, not a guest called "Guest"."""
+    if not seat.is_computer and seat.user_id is None and not seat.guest_token:
+        return str(OPEN_SEAT)
+    return str(seat.display_name)
+
+
 def game_row(game, seat, viewer):
     """One game of a list, seen from `seat`; `url` only if `viewer` may watch it. The game's seats and tables should be prefetched."""
     outcome = outcome_for(game, seat)
@@ -44,8 +55,8 @@ def game_row(game, seat, viewer):
         "kind": game.get_kind_display(),
         "colour": seat.colour if seat else "",
         "colour_name": colour_name(seat.colour) if seat else "",
-        "opponents": [str(s.display_name) for s in game.seats.all() if s != seat],
-        "opponent_people": [{"name": str(s.display_name), "username": s.user.get_username() if s.user_id else ""}
+        "opponents": [seat_name(s) for s in game.seats.all() if s != seat],
+        "opponent_people": [{"name": seat_name(s), "username": s.user.get_username() if s.user_id else ""}
                             for s in game.seats.all() if s != seat],
         "outcome": outcome,
         "outcome_label": OUTCOME_LABELS[outcome],

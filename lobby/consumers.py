@@ -1,6 +1,10 @@
 """Websockets of the lobby and of table pages. They only push; every action goes
 through HTTP with CSRF. Whole fragments, sent on connect and on every change, so
 a page that missed a message (or reconnects) always catches up."""
+import asyncio
+import logging
+
+from asgiref.sync import sync_to_async
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
@@ -10,20 +14,19 @@ from django.utils import translation
 from games import broadcast
 from games.access import Viewer
 from games.consumers import requested_language
+from lobby import presence
 from lobby.access import can_view
 from lobby.broadcast import LOBBY_GROUP, lobby_version, render_lobby
 from lobby.presentation import render_seats
 from lobby.models import Table
 
+log = logging.getLogger(__name__)
+
 
 class LobbyConsumer(AsyncWebsocketConsumer):
-    """/ws/lobby/: the list of public tables, for signed-in users (guests have no lobby)."""
+    """/ws/lobby/: the list of public tables, for everyone (visitors watch and join as guests)."""
 
     async def connect(self):
-        user = self.scope.get("user")
-        if not getattr(user, "is_authenticated", False):
-            await self.close(code=4401)
-            return
         self.language = requested_language(self.scope)
         self.version = 0
         self.joined = True
@@ -73,11 +76,23 @@ class TableConsumer(AsyncWebsocketConsumer):
             return
         await broadcast.join(self, self.table.group_name)
         await self.accept()
+        self.heartbeat = asyncio.create_task(self.keep_seen(self.table.pk))
         await self.table_changed({})
 
     async def disconnect(self, code):
+        if getattr(self, "heartbeat", None) is not None:
+            self.heartbeat.cancel()
         if getattr(self, "table", None) is not None:
             await broadcast.leave(self, self.table.group_name)
+
+    async def keep_seen(self, table_id):
+        """While this page is open, its table is not abandoned (lobby.presence)."""
+        while True:
+            try:
+                await sync_to_async(presence.mark_seen, thread_sensitive=False)(table_id)
+            except Exception:  # Redis away: the lobby then lists every table anyway
+                log.warning("could not mark table %s seen", table_id)
+            await asyncio.sleep(presence.HEARTBEAT)
 
     async def receive(self, text_data=None, bytes_data=None):
         """Moves and seats go through HTTP with CSRF; anything sent here is ignored."""

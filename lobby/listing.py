@@ -10,6 +10,7 @@ from accounts.ratings import category_of, ratings_by_user_and_category
 from games.models import Game, Seat
 from games.presentation import variant_label
 from games.seating import seat_is_free
+from lobby import presence
 from lobby.models import Table
 
 # Open tables nobody joined are dropped from the lobby after this long (they stay reachable by code).
@@ -22,8 +23,8 @@ def lobby_tables():
     seats = Prefetch("game__seats", queryset=Seat.objects.select_related("user__profile"))
     public = (Table.objects.filter(listed=True).select_related("game", "host__profile")
               .prefetch_related(seats).order_by("-created_at"))
-    waiting = public.filter(game__status=Game.Status.WAITING,
-                            created_at__gte=timezone.now() - LOBBY_WAITING_FOR)[:LOBBY_ROWS]
+    waiting = public.filter(game__status=Game.Status.WAITING, created_at__gte=timezone.now() - LOBBY_WAITING_FOR)
+    waiting = waiting.exclude(pk__in=presence.abandoned(waiting))[:LOBBY_ROWS]
     playing = public.filter(game__status=Game.Status.PLAYING)[:LOBBY_ROWS]
 
     tables = list(waiting) + list(playing)

@@ -5,7 +5,8 @@ accepted (computer seats accept by themselves). The new game is a NEW Game at th
 table (same code and link; the finished one stays reviewable): the same variant and
 options with blocked squares drawn again, and the colours rotated so that whoever moved
 first moves last. A leaver's seat is free in it, so the table waits for someone to take
-it. Anyone declining, or leaving, ends the offer for all.
+it; the offer says who plays which colour, and none is made when everybody else left.
+Anyone declining, or leaving, ends the offer for all.
 
 Every change happens under a lock on the table row and then on the finished game
 (games.seating.finished_game_locked; SQLite's IMMEDIATE transactions serialise writers
@@ -15,8 +16,9 @@ pressing twice, start one game. The new game and its seats are made by games.sea
 from django.db import transaction
 from django.utils.translation import gettext as _
 
-from games import seating
+from games import Variant, seating
 from games.models import Game
+from games.presentation import colour_name
 from games.services import GameError, NotYourTurn
 from lobby.models import Rematch, Table
 
@@ -38,6 +40,22 @@ def people_still_seated(seats):
             and (seat.user_id or seat.guest_token)]
 
 
+def nobody_else_left(seats):
+    """Every other person left during the game: a rematch would be a new table waiting
+    for players, so none is offered (a table against the computer alone still is)."""
+    return len(people_still_seated(seats)) < 2 and any(seat.left_at is not None for seat in seats)
+
+
+def lineup(game, seats):
+    """Who plays which colour in the rematch, in turn order; a leaver's seat is open ("")."""
+    colours = Variant.from_dict(game.variant).colours
+    by_colour = {seat.colour: seat for seat in seats}
+    new_colours = {seating.rotated(colours, index): by_colour[colour] for index, colour in enumerate(colours)}
+    return [{"colour": colour, "colour_name": colour_name(colour),
+             "name": "" if new_colours[colour].left_at is not None else str(new_colours[colour].display_name)}
+            for colour in colours]
+
+
 def accept(table, viewer, game_id):
     """The viewer accepts a rematch of `game_id`. Returns the new game once it started
     (also for a repeated press after the start), else None. The caller pushes the
@@ -50,6 +68,8 @@ def accept(table, viewer, game_id):
         seat = next((s for s in people_still_seated(seats) if s.belongs_to(viewer)), None)
         if seat is None:
             raise NotYourTurn(_("Only the players still at the table can accept a rematch."))
+        if nobody_else_left(seats):
+            raise GameError(_("Nobody else is left at this table for a rematch."))
         rematch, _created = Rematch.objects.get_or_create(game=game, defaults={"table": table})
         if rematch.status == Rematch.Status.DECLINED:
             raise GameError(_("The rematch was declined."))
@@ -95,7 +115,11 @@ def offer(table, game, seats, mine):
     accepted = set(rematch.accepted) if rematch else set()
     asked = people_still_seated(seats)
     still_seated = mine is not None and mine in asked
+    if nobody_else_left(seats):
+        return {"status": "alone", "can_leave": still_seated}
+    playing = lineup(game, seats)
     return {
+        "lineup": playing, "open_seat": any(not seat["name"] for seat in playing),
         "status": status,
         "game_id": game.public_id,
         "declined_by": rematch.declined_by if rematch else "",

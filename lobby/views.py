@@ -35,7 +35,7 @@ from lobby.presentation import render_seats
 
 
 def guests_not_allowed(view):
-    """Tables are opened and the lobby used with an account (guests only sit at tables)."""
+    """Tables are opened with an account; visitors see the lobby, watch, and sit as guests."""
     return login_required(view)
 
 
@@ -87,7 +87,6 @@ def join_with_code(request):
     return render(request, "lobby/join.html", {"code_form": form, "error": error}, status=status)
 
 
-@guests_not_allowed
 @require_GET
 def lobby(request):
     filter_form = LobbyFilterForm(request.GET or None)
@@ -169,6 +168,9 @@ def table(request, code):
         "guest_form": GuestForm(free_colours=seating.free_colours(game))
         if (game.status == Game.Status.WAITING and seat is None and not request.user.is_authenticated
             and not game.rated) else None,
+        # A rated table seats accounts only: a visitor is sent to sign in and back.
+        "sign_in_to_sit": (game.status == Game.Status.WAITING and seat is None
+                           and not request.user.is_authenticated and game.rated),
         "sign_in_query": urlencode({"next": table.get_absolute_url()}),
     }
     if game.status != Game.Status.WAITING:
@@ -237,7 +239,8 @@ def leave(request, code):
         if seat is None:
             return redirect("table", code=table.code)
         return render(request, "lobby/leave.html", {"table": table, "game": table.game, "seat": seat,
-                                                    "colour": colour_name(seat.colour)})
+                                                    "colour": colour_name(seat.colour),
+                                                    **giving_up(table, seat)})
     if table.game.is_over:
         return leave_after_game(request, table, viewer)
     try:
@@ -251,6 +254,17 @@ def leave(request, code):
         return done(request, table, _("You gave up your seat."))
     return done(request, table, _("You left the table and lose this game. The computer plays %(colour)s to the end.")
                 % {"colour": colour_name(seat.colour)})
+
+
+def giving_up(table, seat):
+    """What giving up `seat` before the start does (as lobby.actions.leave does it):
+    `closes` when nobody else sits at the table; else `new_host`, the name of who
+    hosts the table when its host gives up their seat ("" for nobody new)."""
+    others = [s for s in table.game.seats.select_related("user__profile")
+              if s.pk != seat.pk and not s.is_computer and not seating.seat_is_free(s)]
+    hosting = seat.user_id is not None and seat.user_id == table.host_id
+    new_host = next((s.display_name for s in others if s.user_id), "") if hosting else ""
+    return {"closes": not others, "new_host": new_host}
 
 
 @require_POST

@@ -20,10 +20,12 @@ def in_thread(work, *args, **kwargs):
 
 
 def person(browser, site, user, errors, **context_args):
+    """A browser context of its own, signed in as `user` (None: a visitor without an account)."""
     context = browser.new_context(**context_args)
-    client = Client()
-    client.force_login(user)
-    context.add_cookies([{"name": "sessionid", "value": client.cookies["sessionid"].value, "url": site.url}])
+    if user is not None:
+        client = Client()
+        client.force_login(user)
+        context.add_cookies([{"name": "sessionid", "value": client.cookies["sessionid"].value, "url": site.url}])
     page = context.new_page()
     page.set_default_timeout(20000)
     page.on("console", lambda message: errors.append(f"{message.text} {message.location.get('url', '')}")

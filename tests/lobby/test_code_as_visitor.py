@@ -26,8 +26,7 @@ def test_a_visitor_types_a_code_and_sits_as_a_guest(client):
     assert table.game.seats.get(colour="white").guest_name == "Gil"
 
 
-@pytest.mark.parametrize("url_name, reason", [("table_new", "Sign in to open a table."),
-                                          ("lobby", "Sign in to use the lobby.")])
+@pytest.mark.parametrize("url_name, reason", [("table_new", "Sign in to open a table.")])
 def test_pages_that_need_an_account_say_why_and_point_to_the_code_form(client, url_name, reason):
     response = client.get(reverse(url_name), follow=True)
     html = response.content.decode()

@@ -1,6 +1,7 @@
 """Rematch: after a table's game ends, everyone still at the table accepts and a new
 game starts at the same table with the colours rotated; declining or leaving ends the
 offer; double presses and simultaneous presses start one game."""
+import re
 import threading
 
 import pytest
@@ -108,6 +109,38 @@ def test_leaving_after_the_end_declines_and_a_leaver_seat_is_free_in_the_rematch
     rematch.accept(table, Viewer(user=alice), old.public_id)
     new = rematch.accept(table, Viewer(user=bob), old.public_id)
     assert new.status == "waiting" and seats_of(new) == {"black": "bob", "white": "", "red": "alice"}
+
+
+def seats_panel_text(client, table):
+    html = client.get(reverse("table", args=[table.code])).content.decode()
+    return " ".join(re.sub(r"<[^>]+>", "", html).split())
+
+
+def test_the_offer_says_who_plays_in_the_rematch_and_whose_seat_is_open(alice, bob, carol):
+    table = actions.open_table(alice, Variant(board="8x8", players=3))
+    actions.join(table, Viewer(user=bob))
+    actions.join(table, Viewer(user=carol))
+    table.refresh_from_db()
+    actions.leave(table, Viewer(user=carol))  # during the game: Carol left and lost
+    old = play(table.game)
+    text = seats_panel_text(signed_in(alice), table)
+    assert "In the rematch: Black Bob, White open seat, Red Alice" in text
+    assert "The rematch waits for someone to take the open seat." in text
+
+
+def test_no_rematch_is_offered_when_everybody_else_left(alice, bob):
+    table = rated_table(alice, bob, rated=False)
+    actions.leave(table, Viewer(user=bob))  # during the game: Bob left and lost
+    old = play(table.game)
+    client = signed_in(alice)
+    text = seats_panel_text(client, table)
+    assert "Nobody else is left at this table for a rematch." in text
+    assert "rematch-accept" not in client.get(reverse("table", args=[table.code])).content.decode()
+    response = client.post(reverse("table_rematch", args=[table.code]), {"game": old.public_id}, HTTP_HX_REQUEST="true")
+    assert response.status_code == 400 and "Nobody else is left" in response.content.decode()
+    with pytest.raises(GameError):
+        rematch.accept(table, Viewer(user=alice), old.public_id)
+    assert Table.objects.get(pk=table.pk).game_id == old.pk and not Rematch.objects.filter(status="started").exists()
 
 
 def test_a_guest_takes_part_and_strangers_cannot(alice, carol):

@@ -65,10 +65,11 @@ async def test_websockets_with_a_foreign_origin_are_refused():
 
 @pytest.mark.django_db(transaction=True)
 @pytest.mark.asyncio
-async def test_the_lobby_socket_is_for_signed_in_users_and_follows_tables_opening():
+async def test_the_lobby_socket_is_for_everyone_and_follows_tables_opening():
     alice = await sync_to_async(make_user)("alice", "Alice")
-    communicator, connected, code = await connect("/ws/lobby/", ORIGIN)  # no account: no lobby
-    assert not connected
+    visitor, connected, _code = await connect("/ws/lobby/", ORIGIN)  # no account: the lobby too
+    assert connected and 'id="lobby-tables"' in await visitor.receive_from(timeout=5)
+    await visitor.disconnect()
     communicator, connected, _code = await connect("/ws/lobby/", ORIGIN, await sync_to_async(cookie_for)(alice))
     assert connected
     first = await communicator.receive_from(timeout=5)

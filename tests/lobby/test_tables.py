@@ -94,12 +94,14 @@ def test_impossible_tables_are_refused_with_the_rule(client, alice, data, messag
     assert not Table.objects.exists()
 
 
-def test_guests_cannot_open_tables_or_use_the_lobby(client, alice):
+def test_guests_cannot_open_tables_but_see_the_lobby(client, alice):
     table = open_table(alice)
     client.post(reverse("table_guest", args=[table.code]), {"name": "Zoe"})  # a guest with a seat
-    for name in ("table_new", "lobby"):
-        response = client.get(reverse(name))
-        assert response.status_code == 302 and response["Location"].startswith(reverse("login"))
+    response = client.get(reverse("table_new"))
+    assert response.status_code == 302 and response["Location"].startswith(reverse("login"))
+    lobby = client.get(reverse("lobby"))
+    assert lobby.status_code == 200
+    assert f'href="{reverse("login")}?next=%2Ftables%2Fnew%2F"' in lobby.content.decode()  # "Sign in to open a table"
     response = client.post(reverse("table_new"), {"board": "6x6", "players": 2})
     assert response.status_code == 302 and Table.objects.count() == 1
 

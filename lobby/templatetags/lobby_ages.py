@@ -1,0 +1,16 @@
+"""How long a table has waited, as the lobby shows it ("waiting for 5 min")."""
+from django import template
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+register = template.Library()
+
+
+@register.filter
+def waiting_for(since):
+    minutes = max(0, int((timezone.now() - since).total_seconds() // 60))
+    if minutes < 1:
+        return _("waiting for less than a minute")
+    if minutes < 60:
+        return _("waiting for %(minutes)d min") % {"minutes": minutes}
+    return _("waiting for %(hours)d h %(minutes)d min") % {"hours": minutes // 60, "minutes": minutes % 60}
