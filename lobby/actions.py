@@ -111,8 +111,8 @@ def leave(table, viewer):
     with transaction.atomic():
         seat, others = seating.give_seat_back(table.game_id, viewer)
         if not others:  # the game is gone, and the table and its seats with it
-            table_id, public = table.pk, table.listed
-            transaction.on_commit(lambda: table_closed(table_id, lobby=public))
+            table_id, listed = table.pk, table.listed
+            transaction.on_commit(lambda: table_closed(table_id, lobby=listed))
             return "closed"
         if seat.user_id is not None and seat.user_id == table.host_id:
             new_host = next((s.user for s in others if s.user_id), None)
