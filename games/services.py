@@ -15,9 +15,9 @@ from django.db.models import F
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from games import Board, IllegalMoveError, Variant, broadcast, deadlines, draw_blocked, scheduling, signals
+from games import Board, IllegalMoveError, Variant, broadcast, deadlines, draw_blocked, scheduling, signals, thinking
 from games.ai import choose_move
-from games.models import Game, Level, Move, Seat
+from games.models import Game, Level, Move, Seat, new_public_id
 from games.outages import UNREACHABLE
 from games.record import GameRecord, last_own_move, undo_refusal
 
@@ -42,6 +42,15 @@ class NotYourTurn(GameError):
 
 class NotAPlayer(GameError):
     status = 403
+
+
+class ComputerBusy(GameError):
+    """The visitor (or their address) has as many computer games thinking as allowed (games.thinking)."""
+
+    status = 429
+
+    def __init__(self):
+        super().__init__(_("The computer is still thinking on your other games; try again once it has answered."))
 
 
 class OutOfTime(GameError):
@@ -87,14 +96,19 @@ def build_variant(*, board="8x8", players=2, anti=False, free_opening=False, blo
     return Variant(**fields, blocked=squares)
 
 
-def create_computer_game(viewer, variant, level=Level.NORMAL, rng=None):
-    """A game against the computer; the visitor's colour (seat) is drawn at random."""
+def create_computer_game(viewer, variant, level=Level.NORMAL, rng=None, asker=None):
+    """A game against the computer; the visitor's colour (seat) is drawn at random.
+    When the computer opens, `asker` (a games.thinking.Asker) takes its place first:
+    ComputerBusy, and no game, past the limit."""
     rng = rng or random.SystemRandom()
     colours = variant.colours
     human = rng.choice(colours)
+    public_id = new_public_id()
+    if asker is not None and human != Board(variant).turn and asker.take(public_id) is None:
+        raise ComputerBusy()
     with transaction.atomic():
         game = Game.objects.create(
-            kind=Game.Kind.COMPUTER, variant=variant.to_dict(), level=level,
+            public_id=public_id, kind=Game.Kind.COMPUTER, variant=variant.to_dict(), level=level,
             status=Game.Status.PLAYING, turn=Board(variant).turn,
         )
         Seat.objects.bulk_create(
@@ -140,7 +154,7 @@ def start_game(game):
         transaction.on_commit(lambda: game_changed(game.pk))
 
 
-def play_move(game, square, *, expected_ply, viewer=None, made_by=Move.MadeBy.PLAYER):
+def play_move(game, square, *, expected_ply, viewer=None, made_by=Move.MadeBy.PLAYER, asker=None):
     """Play `square` for the side to move, exactly once.
 
     `viewer` is checked to own the seat to move (None for the computer acting for
@@ -148,7 +162,15 @@ def play_move(game, square, *, expected_ply, viewer=None, made_by=Move.MadeBy.PL
     A player who is due (games.deadlines.due_at) is refused at once and their
     time-out queued, through the same claim as the workers' clocks: the web process
     never searches, and the late player sees the computer's move when it is pushed.
+    In a game against the computer, `asker` (a games.thinking.Asker) takes the
+    computer's place first: past the limit, ComputerBusy and nothing played; a move
+    refused for another reason gives back the place it took.
     """
+    taken = False
+    if asker is not None and game.kind == Game.Kind.COMPUTER:
+        taken = asker.take(game.public_id)
+        if taken is None:
+            raise ComputerBusy()
     try:
         return _play_move(game, square, expected_ply=expected_ply, viewer=viewer, made_by=made_by)
     except OutOfTime as late:
@@ -156,6 +178,10 @@ def play_move(game, square, *, expected_ply, viewer=None, made_by=Move.MadeBy.PL
             deadlines.queue_time_out(game.pk, expected_ply, late.deadline)
         except UNREACHABLE as error:  # the workers' clocks and the sweep queue it once the broker is back
             log.warning("game %s: time-out of ply %s not queued (%s)", game.pk, expected_ply, error)
+        raise
+    except Exception:
+        if taken:
+            _give_back(game.public_id)
         raise
 
 
@@ -413,6 +439,8 @@ def game_changed(game_id, schedule=True, record=None):
         except UNREACHABLE as error:
             log.warning("game %s: next task for ply %s not queued (%s); the sweep will do it",
                         game.pk, game.ply, error)
+    if game.kind == Game.Kind.COMPUTER and not computer_to_move(game):
+        _give_back(game.public_id)
     try:
         broadcast.send_state(game, record)
     except UNREACHABLE as error:
@@ -421,11 +449,24 @@ def game_changed(game_id, schedule=True, record=None):
     signals.state_pushed.send(sender=Game, game=game)
 
 
+def _give_back(public_id):
+    """The computer is not thinking in this game (any longer): its place in the
+    visitor's limit is free (games.thinking); with Redis away, the place lapses by itself."""
+    try:
+        thinking.give_back(public_id)
+    except UNREACHABLE as error:
+        log.warning("game %s: computer's place not given back (%s); it lapses", public_id, error)
+
+
+def computer_to_move(game):
+    seat = game.seat_of(game.turn) if game.status == Game.Status.PLAYING else None
+    return seat is not None and seat.played_by_computer
+
+
 def schedule_next(game, moves):
     """Queue the computer's move if it is the computer's turn. A player's time-out
     needs no task: the workers' clocks watch the deadline (games.deadlines)."""
-    seat = game.seat_of(game.turn)
-    if seat is not None and seat.played_by_computer:
+    if computer_to_move(game):
         last = next((move for move in reversed(moves) if move.made_by != Move.MadeBy.AUTO), None)
         pace = COMPUTER_PACE if last is not None and last.made_by != Move.MadeBy.PLAYER else 0
-        scheduling.computer_move(game.pk, game.ply, countdown=pace)
+        scheduling.computer_move(game.pk, game.ply, countdown=pace, at_table=game.kind == Game.Kind.TABLE)
