@@ -93,6 +93,8 @@ class Part:
 # (and daphne): on a machine whose cores its long Hard searches fill, a time-out or
 # a table's move still gets the CPU at once.
 NICE_WORKER = 10
+# The first queues of config.settings' CELERY_TASK_QUEUES (the Procfile names them too).
+URGENT_QUEUES = ("timeouts", "tables")
 
 
 def worker_parts(celery, env):
@@ -100,13 +102,11 @@ def worker_parts(celery, env):
     CELERY_TASK_QUEUES (time-outs first, analysis last), niced; and one of its own for
     the urgent queues (time-outs and tables), so that they never wait for a visitor's
     game to end, even when every process of the first is busy with one."""
-    from django.conf import settings
-
     return [
         Part("worker", [*celery, "worker", "--loglevel", "INFO", "--concurrency", "2",
                         "--hostname", "worker@%h"], env, nice=NICE_WORKER),
         Part("urgent-worker", [*celery, "worker", "--loglevel", "INFO", "--concurrency", "2",
-                               "--queues", ",".join(settings.URGENT_QUEUES), "--hostname", "urgent@%h"], env),
+                               "--queues", ",".join(URGENT_QUEUES), "--hostname", "urgent@%h"], env),
     ]
 
 

@@ -218,7 +218,6 @@ CELERY_TASK_IGNORE_RESULT = True
 # `make run` / the Procfile add a worker of its own for the first two, at full CPU
 # priority, while the worker of every queue runs niced (config.runsite).
 CELERY_TASK_QUEUES = {name: {} for name in ("timeouts", "tables", "visitors", "analysis")}
-URGENT_QUEUES = ("timeouts", "tables")
 CELERY_TASK_DEFAULT_QUEUE = "tables"
 CELERY_TASK_ROUTES = {
     "games.timeout_move": {"queue": "timeouts"},
