@@ -9,8 +9,12 @@ scheduled and the new state is pushed to every page showing the game.
 """
 import logging
 import random
+import threading
+from contextlib import contextmanager
+from functools import lru_cache
 
-from django.db import transaction
+from django.conf import settings
+from django.db import OperationalError, connection, transaction
 from django.db.models import F
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -51,6 +55,16 @@ class ComputerBusy(GameError):
 
     def __init__(self):
         super().__init__(_("The computer is still thinking on your other games; try again once it has answered."))
+
+
+class DatabaseBusy(GameError):
+    """A person's move could not get the database in time (another writer holds its lock):
+    nothing changed, and the page sends the move again shortly (static/js/moves.js)."""
+
+    status = 503
+
+    def __init__(self):
+        super().__init__(_("The site is busy; your move is sent again in a moment."))
 
 
 class OutOfTime(GameError):
@@ -185,7 +199,66 @@ def play_move(game, square, *, expected_ply, viewer=None, made_by=Move.MadeBy.PL
         raise
 
 
+# A person's move waits this long at most for the database's write lock (SQLite's busy
+# timeout, PostgreSQL's lock_timeout), where everything else waits up to 20 s: a lock
+# held longer answers DatabaseBusy instead of holding the request's thread (one of
+# config.request_threads' few) until it fails with a 500. Of those threads at most all
+# but one wait at once, so pages that need no write are still served meanwhile.
+# Workers' moves keep the long wait and retry (games.tasks).
+MOVE_LOCK_WAIT = 2.0
+# How long a move waits for its turn to wait for the lock: a move's transaction takes
+# milliseconds, so only a held lock makes every place taken for this long.
+WAITER_WAIT = 0.5
+
+
+@lru_cache(maxsize=1)
+def _lock_waiters():
+    return threading.BoundedSemaphore(max(1, settings.REQUEST_THREADS - 1))
+
+
+def _is_lock_wait(error):
+    return "database is locked" in str(error) or getattr(error.__cause__, "sqlstate", None) == "55P03"
+
+
+@contextmanager
+def _brief_lock_wait(seconds=MOVE_LOCK_WAIT):
+    """The block's writes wait at most `seconds` for another writer's lock, else DatabaseBusy."""
+    if not _lock_waiters().acquire(timeout=WAITER_WAIT):
+        raise DatabaseBusy()
+    try:
+        connection.ensure_connection()
+        if connection.vendor == "sqlite":
+            usual = int(connection.settings_dict["OPTIONS"].get("timeout", 5) * 1000)
+            statements = (f"PRAGMA busy_timeout = {int(seconds * 1000)}", f"PRAGMA busy_timeout = {usual}")
+        elif connection.vendor == "postgresql":
+            statements = (f"SET lock_timeout = '{int(seconds * 1000)}ms'", "RESET lock_timeout")
+        else:
+            statements = ()
+        if statements:
+            with connection.cursor() as cursor:
+                cursor.execute(statements[0])
+        try:
+            yield
+        except OperationalError as error:
+            if _is_lock_wait(error):
+                raise DatabaseBusy() from error
+            raise
+        finally:
+            if statements:
+                with connection.cursor() as cursor:
+                    cursor.execute(statements[1])
+    finally:
+        _lock_waiters().release()
+
+
 def _play_move(game, square, *, expected_ply, viewer, made_by):
+    if viewer is None:  # a worker: waits as long as the connection allows, and its task retries
+        return _apply_move(game, square, expected_ply=expected_ply, viewer=viewer, made_by=made_by)
+    with _brief_lock_wait():
+        return _apply_move(game, square, expected_ply=expected_ply, viewer=viewer, made_by=made_by)
+
+
+def _apply_move(game, square, *, expected_ply, viewer, made_by):
     square = str(square).strip().lower()
     with transaction.atomic():
         game = Game.objects.select_for_update().prefetch_related("seats").get(pk=game.pk)
