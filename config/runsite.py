@@ -1,7 +1,8 @@
 """Start the whole site in the foreground and keep it up: daphne, two Celery workers
 (every queue, and the urgent ones: worker_parts), Celery beat and, when REDIS_URL
-is unset, a private Redis (its data kept in var/redis). A part that dies is restarted with back-off while the others keep
-serving. Ctrl-C (or SIGTERM) stops all of it.
+is unset, a private Redis (its data kept in var/redis). A part that dies is
+restarted with back-off while the others keep serving. Ctrl-C (or SIGTERM) stops
+all of it.
 
     python -m config.runsite            # http://127.0.0.1:8000/
     HOST=0.0.0.0 PORT=9000 python -m config.runsite
