@@ -1,5 +1,5 @@
-"""The real site for benchmarks: daphne processes and Celery workers (and a private
-Redis unless REDIS_URL is set) on a scratch database, with DEBUG off as in production.
+"""The real site for benchmarks: daphne processes and Celery workers as `make run` has
+them (and a private Redis unless REDIS_URL is set) on a scratch database, with DEBUG off as in production.
 
 The scratch database is a SQLite file, or with `database="postgres"` a new database
 on this machine's PostgreSQL (POSTGRES_URL, default postgres://postgres@127.0.0.1:5432),
@@ -38,6 +38,7 @@ class Site:
 
     def __init__(self, scratch, concurrency, *, daphnes=1, workers=1, database="sqlite"):
         from config.embedded_redis import EmbeddedRedis
+        from config.runsite import worker_parts
 
         self.redis = self.pg_name = None
         redis_url = os.environ.get("REDIS_URL")
@@ -63,10 +64,15 @@ class Site:
         self.log = open(Path(scratch) / "site.log", "wb")
         self.daphnes = [self._start([sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port),
                                      "config.asgi:application"]) for port in self.ports]
-        self.workers = [self._start([sys.executable, "-m", "celery", "-A", "config", "worker", "--concurrency",
-                                     str(concurrency), "--loglevel", "WARNING", "--without-mingle",
-                                     "--without-gossip", "--hostname", f"bench{number}@%h"])
+        # As `make run` has them (config.runsite): `workers` workers of every queue, niced,
+        # and one for the urgent queues (time-outs, tables).
+        celery = [sys.executable, "-m", "celery", "-A", "config"]
+        common = ["--loglevel", "WARNING", "--without-mingle", "--without-gossip"]
+        every, urgent = worker_parts(celery, self.env)
+        self.workers = [self._start([*every.command, "--concurrency", str(concurrency), *common,
+                                     "--hostname", f"bench{number}@%h"], nice=every.nice)
                         for number in range(workers)]
+        self.workers.append(self._start([*urgent.command, *common, "--hostname", "bench-urgent@%h"]))
         self.processes = self.daphnes + self.workers
         deadline = time.monotonic() + 60
         for url in self.urls:
@@ -76,9 +82,9 @@ class Site:
                     raise SystemExit("the site did not become healthy; see " + str(Path(scratch) / "site.log"))
                 time.sleep(0.3)
 
-    def _start(self, command):
+    def _start(self, command, nice=0):
         return subprocess.Popen(command, cwd=ROOT, env=self.env, stdout=self.log, stderr=subprocess.STDOUT,
-                                start_new_session=True)
+                                start_new_session=True, preexec_fn=(lambda: os.nice(nice)) if nice else None)
 
     @staticmethod
     def _healthy(url):

@@ -1,7 +1,8 @@
-"""Start the whole site in the foreground and keep it up: daphne, a Celery worker,
-Celery beat and, when REDIS_URL is unset, a private Redis (its data kept in
-var/redis). A part that dies is restarted with back-off while the others keep
-serving. Ctrl-C (or SIGTERM) stops all of it.
+"""Start the whole site in the foreground and keep it up: daphne, two Celery workers
+(every queue, and the urgent ones: worker_parts), Celery beat and, when REDIS_URL
+is unset, a private Redis (its data kept in var/redis). A part that dies is
+restarted with back-off while the others keep serving. Ctrl-C (or SIGTERM) stops
+all of it.
 
     python -m config.runsite            # http://127.0.0.1:8000/
     HOST=0.0.0.0 PORT=9000 python -m config.runsite
@@ -29,10 +30,11 @@ class Part:
     """One process of the site and whatever it forks (Celery's pool), in a process
     group of its own, so that it is stopped, or cleaned up after a crash, whole."""
 
-    def __init__(self, name, command, env):
+    def __init__(self, name, command, env, nice=0):
         self.name = name
         self.command = command
         self.env = env
+        self.nice = nice
         self.process = None
         self.failures = 0
         self.restart_at = 0.0
@@ -40,8 +42,12 @@ class Part:
 
     def start(self):
         self.process = subprocess.Popen(self.command, env=self.env, stdin=subprocess.DEVNULL,
-                                        start_new_session=True)
+                                        start_new_session=True, preexec_fn=self._lower_priority)
         self.started_at = time.monotonic()
+
+    def _lower_priority(self):
+        if self.nice:
+            os.nice(self.nice)
 
     def signal_group(self, signum):
         try:
@@ -82,6 +88,27 @@ class Part:
         self.signal_group(signal.SIGKILL)  # whatever is left of its group
         self.process.wait()
         self.process = None
+
+
+# The worker of every queue searches at a lower CPU priority than the urgent worker
+# (and daphne): on a machine whose cores its long Hard searches fill, a time-out or
+# a table's move still gets the CPU at once.
+NICE_WORKER = 10
+# The first queues of config.settings' CELERY_TASK_QUEUES (the Procfile names them too).
+URGENT_QUEUES = ("timeouts", "tables")
+
+
+def worker_parts(celery, env):
+    """The Celery workers (README.md, "Queues"): one for every queue, in the order of
+    CELERY_TASK_QUEUES (time-outs first, analysis last), niced; and one of its own for
+    the urgent queues (time-outs and tables), so that they never wait for a visitor's
+    game to end, even when every process of the first is busy with one."""
+    return [
+        Part("worker", [*celery, "worker", "--loglevel", "INFO", "--concurrency", "2",
+                        "--hostname", "worker@%h"], env, nice=NICE_WORKER),
+        Part("urgent-worker", [*celery, "worker", "--loglevel", "INFO", "--concurrency", "2",
+                               "--queues", ",".join(URGENT_QUEUES), "--hostname", "urgent@%h"], env),
+    ]
 
 
 def stop_all(parts, grace=15):
@@ -125,7 +152,7 @@ def main():
         redis.wait_until_it_answers()
     parts = [
         Part("web", [sys.executable, "-m", "daphne", "-b", host, "-p", port, "config.asgi:application"], env),
-        Part("worker", [*celery, "worker", "--loglevel", "INFO", "--concurrency", "2"], env),
+        *worker_parts(celery, env),
         Part("beat", [*celery, "beat", "--loglevel", "INFO",
                       "--schedule", str(settings.VAR_DIR / "celerybeat-schedule")], env),
     ]

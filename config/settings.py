@@ -205,13 +205,29 @@ CELERY_BROKER_TRANSPORT_OPTIONS = {
     # message at all), so a message is never delivered twice while its worker lives.
     "visibility_timeout": 300,
     "socket_connect_timeout": 5,
+    "queue_order_strategy": "priority",
 }
 CELERY_RESULT_EXPIRES = 3600
 # Nothing waits for a move task's result. Keeping them would also make every
 # apply_async subscribe to the result store first, which fails (and once failed,
 # asks for a restart) while Redis is away; only config.announce keeps its result.
 CELERY_TASK_IGNORE_RESULT = True
-CELERY_TASK_DEFAULT_QUEUE = "reversi"
+# Four queues, so that a flood of computer games never delays a time-out or a table
+# (README.md, "Queues"): every worker without -Q consumes all of them, always asking
+# Redis in this order (queue_order_strategy "priority": BRPOP takes the first
+# non-empty list, where kombu's default round robin would rotate them), and
+# `make run` / the Procfile add a worker of its own for the first two, at full CPU
+# priority, while the worker of every queue runs niced (config.runsite).
+CELERY_TASK_QUEUES = {name: {} for name in ("timeouts", "tables", "visitors", "analysis")}
+CELERY_TASK_DEFAULT_QUEUE = "tables"
+CELERY_TASK_ROUTES = {
+    "games.timeout_move": {"queue": "timeouts"},
+    "games.sweep_overdue": {"queue": "timeouts"},  # it queues the time-outs the clocks missed
+    "games.table_move": {"queue": "tables"},  # the computer's seat, or a leaver's, at a table
+    "config.announce": {"queue": "tables"},
+    "games.computer_move": {"queue": "visitors"},  # games against the computer
+    "games.analyse_game": {"queue": "analysis"},
+}
 CELERY_BEAT_SCHEDULE = {
     # The safety net behind every computer-move task (time-outs have each worker's
     # clock, games.deadlines, and the sweep queues them too).
@@ -291,6 +307,11 @@ MOVE_TIME_LIMIT = float(os.environ.get("MOVE_TIME_LIMIT", "60"))
 # A move that left the page before the deadline may arrive this much later; one
 # that arrives later still is refused and the computer moves for the player.
 MOVE_TIME_GRACE = float(os.environ.get("MOVE_TIME_GRACE", "2"))
+
+# Games against the computer that one visitor (account or guest session), and one
+# address, may have it thinking on at once (games.thinking); a further move waits.
+COMPUTER_THINKING_PER_VISITOR = int(os.environ.get("COMPUTER_THINKING_PER_VISITOR", "2"))
+COMPUTER_THINKING_PER_ADDRESS = int(os.environ.get("COMPUTER_THINKING_PER_ADDRESS", "4"))
 
 LOGGING = {
     "version": 1,

@@ -23,7 +23,8 @@ from games import broadcast, services
 from games.access import GUEST_TOKEN_KEY, Viewer, can_watch, watchable_game
 from games.broadcast import drawn_state, render_state
 from games.models import Game
-from games.responses import page_ply, state_and_message
+from games.responses import busy_message, page_ply, state_and_message
+from games.thinking import Asker
 
 SessionStore = import_module(settings.SESSION_ENGINE).SessionStore
 
@@ -100,7 +101,10 @@ class GameConsumer(AsyncWebsocketConsumer):
         viewer = self.viewer_now()
         with translation.override(self.language):
             try:
-                game = services.play_move(self.game, square, expected_ply=page_ply(ply), viewer=viewer)
+                game = services.play_move(self.game, square, expected_ply=page_ply(ply), viewer=viewer,
+                                          asker=Asker.from_scope(self.scope, viewer))
+            except services.DatabaseBusy as busy:  # the position is not read again: the page keeps its own
+                return busy_message(busy, self.version), self.version, True
             except services.GameError as error:
                 game = Game.objects.filter(pk=self.game.pk).prefetch_related("seats").first()
                 if game is None or not can_watch(game, viewer):

@@ -11,7 +11,7 @@ from django.utils.translation import gettext as _
 from games.broadcast import render_state
 from games.params import whole_number
 from games.presentation import game_url
-from games.services import GameError
+from games.services import DatabaseBusy, GameError
 
 
 def expected_ply(request):
@@ -43,9 +43,31 @@ def move_or_undo(request, game, change, hidden=None):
         refusal = hidden() if hidden is not None else None
         if refusal is not None:
             return refusal
+        if isinstance(error, DatabaseBusy):
+            return busy_answer(request, game, error)
         game.refresh_from_db()
         return respond(request, game, error)
     return respond(request, game)
+
+
+def busy_message(busy, version=None):
+    """Only the message line, marked for the page to send the move again (static/js/moves.js):
+    drawing the position would wait for the database that is busy. `version`: of the
+    position the page shows, so that the message goes once a newer one is shown."""
+    return render_to_string("games/includes/message.html", {"error": busy, "retry": RETRY_AFTER, "version": version})
+
+
+# Seconds after which a page sends a move again that was answered DatabaseBusy.
+RETRY_AFTER = 1
+
+
+def busy_answer(request, game, busy):
+    if not request.htmx:
+        messages.error(request, str(busy))
+        return redirect(game_url(game))
+    response = HttpResponse(busy_message(busy), status=busy.status)
+    response["Retry-After"] = str(RETRY_AFTER)
+    return response
 
 
 def respond(request, game, error=None):

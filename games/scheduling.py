@@ -12,8 +12,9 @@ def send(name, args, **options):
     current_app.send_task(name, args=args, ignore_result=True, **options)
 
 
-def computer_move(game_id, ply, countdown=0):
-    send("games.computer_move", (game_id, ply), countdown=countdown)
+def computer_move(game_id, ply, countdown=0, at_table=False):
+    """A table's computer move has a task (and so a queue) of its own: config.settings' routes."""
+    send("games.table_move" if at_table else "games.computer_move", (game_id, ply), countdown=countdown)
 
 
 def analyse_game(analysis_id):

@@ -11,15 +11,19 @@ scheduled and the new state is pushed to every page showing the game.
 """
 import logging
 import random
+import threading
+from contextlib import contextmanager
+from functools import lru_cache
 
-from django.db import transaction
+from django.conf import settings
+from django.db import OperationalError, connection, transaction
 from django.db.models import F
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from games import Board, IllegalMoveError, Variant, broadcast, deadlines, draw_blocked, scheduling, signals
+from games import Board, IllegalMoveError, Variant, broadcast, deadlines, draw_blocked, scheduling, signals, thinking
 from games.ai import choose_move
-from games.models import Game, Level, Move, Seat
+from games.models import Game, Level, Move, Seat, new_public_id
 from games.outages import UNREACHABLE
 from games.record import GameRecord, last_own_move, undo_refusal
 
@@ -44,6 +48,25 @@ class NotYourTurn(GameError):
 
 class NotAPlayer(GameError):
     status = 403
+
+
+class ComputerBusy(GameError):
+    """The visitor (or their address) has as many computer games thinking as allowed (games.thinking)."""
+
+    status = 429
+
+    def __init__(self):
+        super().__init__(_("The computer is still thinking on your other games; try again once it has answered."))
+
+
+class DatabaseBusy(GameError):
+    """A person's move could not get the database in time (another writer holds its lock):
+    nothing changed, and the page sends the move again shortly (static/js/moves.js)."""
+
+    status = 503
+
+    def __init__(self):
+        super().__init__(_("The site is busy; your move is sent again in a moment."))
 
 
 class OutOfTime(GameError):
@@ -89,14 +112,19 @@ def build_variant(*, board="8x8", players=2, anti=False, free_opening=False, blo
     return Variant(**fields, blocked=squares)
 
 
-def create_computer_game(viewer, variant, level=Level.NORMAL, rng=None):
-    """A game against the computer; the visitor's colour (seat) is drawn at random."""
+def create_computer_game(viewer, variant, level=Level.NORMAL, rng=None, asker=None):
+    """A game against the computer; the visitor's colour (seat) is drawn at random.
+    When the computer opens, `asker` (a games.thinking.Asker) takes its place first:
+    ComputerBusy, and no game, past the limit."""
     rng = rng or random.SystemRandom()
     colours = variant.colours
     human = rng.choice(colours)
+    public_id = new_public_id()
+    if asker is not None and human != Board(variant).turn and asker.take(public_id) is None:
+        raise ComputerBusy()
     with transaction.atomic():
         game = Game.objects.create(
-            kind=Game.Kind.COMPUTER, variant=variant.to_dict(), level=level,
+            public_id=public_id, kind=Game.Kind.COMPUTER, variant=variant.to_dict(), level=level,
             status=Game.Status.PLAYING, turn=Board(variant).turn,
         )
         Seat.objects.bulk_create(
@@ -142,7 +170,7 @@ def start_game(game):
         transaction.on_commit(lambda: game_changed(game.pk))
 
 
-def play_move(game, square, *, expected_ply, viewer=None, made_by=Move.MadeBy.PLAYER):
+def play_move(game, square, *, expected_ply, viewer=None, made_by=Move.MadeBy.PLAYER, asker=None):
     """Play `square` for the side to move, exactly once.
 
     `viewer` is checked to own the seat to move (None for the computer acting for
@@ -150,7 +178,15 @@ def play_move(game, square, *, expected_ply, viewer=None, made_by=Move.MadeBy.PL
     A player who is due (games.deadlines.due_at) is refused at once and their
     time-out queued, through the same claim as the workers' clocks: the web process
     never searches, and the late player sees the computer's move when it is pushed.
+    In a game against the computer, `asker` (a games.thinking.Asker) takes the
+    computer's place first: past the limit, ComputerBusy and nothing played; a move
+    refused for another reason gives back the place it took.
     """
+    taken = False
+    if asker is not None and game.kind == Game.Kind.COMPUTER:
+        taken = asker.take(game.public_id)
+        if taken is None:
+            raise ComputerBusy()
     try:
         return _play_move(game, square, expected_ply=expected_ply, viewer=viewer, made_by=made_by)
     except OutOfTime as late:
@@ -159,9 +195,72 @@ def play_move(game, square, *, expected_ply, viewer=None, made_by=Move.MadeBy.PL
         except UNREACHABLE as error:  # the workers' clocks and the sweep queue it once the broker is back
             log.warning("game %s: time-out of ply %s not queued (%s)", game.pk, expected_ply, error)
         raise
+    except Exception:
+        if taken:
+            _give_back(game.public_id)
+        raise
+
+
+# A person's move waits this long at most for the database's write lock (SQLite's busy
+# timeout, PostgreSQL's lock_timeout), where everything else waits up to 20 s: a lock
+# held longer answers DatabaseBusy instead of holding the request's thread (one of
+# config.request_threads' few) until it fails with a 500. Of those threads at most all
+# but one wait at once, so pages that need no write are still served meanwhile.
+# Workers' moves keep the long wait and retry (games.tasks).
+MOVE_LOCK_WAIT = 2.0
+# How long a move waits for its turn to wait for the lock: a move's transaction takes
+# milliseconds, so only a held lock makes every place taken for this long.
+WAITER_WAIT = 0.5
+
+
+@lru_cache(maxsize=1)
+def _lock_waiters():
+    return threading.BoundedSemaphore(max(1, settings.REQUEST_THREADS - 1))
+
+
+def _is_lock_wait(error):
+    return "database is locked" in str(error) or getattr(error.__cause__, "sqlstate", None) == "55P03"
+
+
+@contextmanager
+def _brief_lock_wait(seconds=MOVE_LOCK_WAIT):
+    """The block's writes wait at most `seconds` for another writer's lock, else DatabaseBusy."""
+    if not _lock_waiters().acquire(timeout=WAITER_WAIT):
+        raise DatabaseBusy()
+    try:
+        connection.ensure_connection()
+        if connection.vendor == "sqlite":
+            usual = int(connection.settings_dict["OPTIONS"].get("timeout", 5) * 1000)
+            statements = (f"PRAGMA busy_timeout = {int(seconds * 1000)}", f"PRAGMA busy_timeout = {usual}")
+        elif connection.vendor == "postgresql":
+            statements = (f"SET lock_timeout = '{int(seconds * 1000)}ms'", "RESET lock_timeout")
+        else:
+            statements = ()
+        if statements:
+            with connection.cursor() as cursor:
+                cursor.execute(statements[0])
+        try:
+            yield
+        except OperationalError as error:
+            if _is_lock_wait(error):
+                raise DatabaseBusy() from error
+            raise
+        finally:
+            if statements:
+                with connection.cursor() as cursor:
+                    cursor.execute(statements[1])
+    finally:
+        _lock_waiters().release()
 
 
 def _play_move(game, square, *, expected_ply, viewer, made_by):
+    if viewer is None:  # a worker: waits as long as the connection allows, and its task retries
+        return _apply_move(game, square, expected_ply=expected_ply, viewer=viewer, made_by=made_by)
+    with _brief_lock_wait():
+        return _apply_move(game, square, expected_ply=expected_ply, viewer=viewer, made_by=made_by)
+
+
+def _apply_move(game, square, *, expected_ply, viewer, made_by):
     square = str(square).strip().lower()
     with transaction.atomic():
         game = Game.objects.select_for_update().prefetch_related("seats").get(pk=game.pk)
@@ -415,6 +514,8 @@ def game_changed(game_id, schedule=True, record=None):
         except UNREACHABLE as error:
             log.warning("game %s: next task for ply %s not queued (%s); the sweep will do it",
                         game.pk, game.ply, error)
+    if game.kind == Game.Kind.COMPUTER and not computer_to_move(game):
+        _give_back(game.public_id)
     try:
         broadcast.send_state(game, record)
     except UNREACHABLE as error:
@@ -423,11 +524,24 @@ def game_changed(game_id, schedule=True, record=None):
     signals.state_pushed.send(sender=Game, game=game)
 
 
+def _give_back(public_id):
+    """The computer is not thinking in this game (any longer): its place in the
+    visitor's limit is free (games.thinking); with Redis away, the place lapses by itself."""
+    try:
+        thinking.give_back(public_id)
+    except UNREACHABLE as error:
+        log.warning("game %s: computer's place not given back (%s); it lapses", public_id, error)
+
+
+def computer_to_move(game):
+    seat = game.seat_of(game.turn) if game.status == Game.Status.PLAYING else None
+    return seat is not None and seat.played_by_computer
+
+
 def schedule_next(game, moves):
     """Queue the computer's move if it is the computer's turn. A player's time-out
     needs no task: the workers' clocks watch the deadline (games.deadlines)."""
-    seat = game.seat_of(game.turn)
-    if seat is not None and seat.played_by_computer:
+    if computer_to_move(game):
         last = next((move for move in reversed(moves) if move.made_by != Move.MadeBy.AUTO), None)
         pace = COMPUTER_PACE if last is not None and last.made_by != Move.MadeBy.PLAYER else 0
-        scheduling.computer_move(game.pk, game.ply, countdown=pace)
+        scheduling.computer_move(game.pk, game.ply, countdown=pace, at_table=game.kind == Game.Kind.TABLE)

@@ -6,7 +6,7 @@ from celery import shared_task
 from django.db import DatabaseError
 from django.utils import timezone
 
-from games import analysis, deadlines, services
+from games import analysis, deadlines, scheduling, services
 from games.models import Game
 
 log = logging.getLogger(__name__)
@@ -17,9 +17,19 @@ RETRY = {"autoretry_for": (DatabaseError,), "retry_backoff": 0.5, "retry_backoff
          "retry_jitter": True, "max_retries": 8}
 
 
+# Two names for the same move, so that each lands on its queue (config.settings'
+# CELERY_TASK_ROUTES): a visitor's game against the computer, or a table's computer
+# seat or leaver, which must never wait behind a flood of visitors' games.
 @shared_task(name="games.computer_move", acks_late=True, **RETRY)
 def computer_move(game_id, ply):
-    """The computer moves for the seat to move at `ply` (a computer seat or a leaver)."""
+    """The computer moves at `ply` of a game against a visitor."""
+    game = services.computer_move(game_id, ply)
+    return game.ply if game else None
+
+
+@shared_task(name="games.table_move", acks_late=True, **RETRY)
+def table_move(game_id, ply):
+    """The computer moves for the seat to move at `ply` of a table (a computer seat or a leaver)."""
     game = services.computer_move(game_id, ply)
     return game.ply if game else None
 
@@ -47,7 +57,7 @@ def sweep_overdue(stuck_after=None):
     for game in waiting.prefetch_related("seats"):
         seat = game.seat_of(game.turn)
         if seat is not None and seat.played_by_computer:
-            computer_move.delay(game.pk, game.ply)
+            scheduling.computer_move(game.pk, game.ply, at_table=game.kind == Game.Kind.TABLE)
             handled += 1
     if handled:
         log.info("sweep: acted on %d games", handled)

@@ -4,6 +4,8 @@ Views stay thin: they find the game and the viewer, call games.services, and
 answer htmx requests with the state fragment (errors included, nothing changed)
 or, without JavaScript, redirect back to the game page.
 """
+from django.contrib import messages
+from django.db import transaction
 from django.http import HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
@@ -15,7 +17,8 @@ from games.forms import LevelForm, PlayForm, variant_query
 from games.models import Game, Level
 from games.presentation import colour_name, game_state, variant_label
 from games.responses import move_or_undo, respond
-from games.services import GameError
+from games.services import ComputerBusy, GameError
+from games.thinking import Asker
 
 
 @require_http_methods(["GET", "POST"])
@@ -23,11 +26,17 @@ def play(request):
     """The setup form (prefilled from the query string) and starting a game."""
     if request.method == "POST":
         form = PlayForm(request.POST)
-        if form.is_valid():
-            game = services.create_computer_game(
-                Viewer.from_request(request), form.cleaned_data["variant"], form.cleaned_data["level"])
-            return redirect("play_game", public_id=game.public_id)
         status = 400
+        if form.is_valid():
+            viewer = Viewer.from_request(request)
+            try:
+                game = services.create_computer_game(viewer, form.cleaned_data["variant"], form.cleaned_data["level"],
+                                                     asker=Asker.from_request(request, viewer))
+            except ComputerBusy as busy:
+                form.add_error(None, str(busy))
+                status = busy.status
+            else:
+                return redirect("play_game", public_id=game.public_id)
     else:
         form = PlayForm(initial=PlayForm.initial_from_query(request.GET))
         status = 200
@@ -72,7 +81,9 @@ def game_page(request, public_id):
 def move(request, public_id):
     game, viewer = find_game(request, public_id)
     square = request.POST.get("square", "")
-    return move_or_undo(request, game, lambda ply: services.play_move(game, square, expected_ply=ply, viewer=viewer))
+    asker = Asker.from_request(request, viewer)
+    return move_or_undo(request, game, lambda ply: services.play_move(game, square, expected_ply=ply, viewer=viewer,
+                                                                      asker=asker))
 
 
 @require_POST
@@ -101,8 +112,13 @@ def play_again(request, public_id):
     """New Game: the same variant (blocked squares drawn again), colours drawn again.
     The game left behind, if still running, ends as abandoned."""
     game, viewer = find_game(request, public_id)
-    services.abandon(game, viewer)
     variant = game.variant_obj
     fresh = services.build_variant(**{**variant.to_dict(), "blocked": len(variant.blocked)})
-    new = services.create_computer_game(viewer, fresh, game.level)
+    try:
+        with transaction.atomic():  # refused, the game left behind stays as it was
+            services.abandon(game, viewer)
+            new = services.create_computer_game(viewer, fresh, game.level, asker=Asker.from_request(request, viewer))
+    except ComputerBusy as busy:
+        messages.error(request, str(busy))
+        return redirect("play_game", public_id=game.public_id)
     return redirect("play_game", public_id=new.public_id)

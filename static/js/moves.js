@@ -21,12 +21,48 @@
   });
   document.addEventListener("htmx:wsAfterMessage", function (event) {
     if (awaiting === event.target) awaiting = null;
+    var message = document.getElementById("game-message");
+    if (message && message.dataset.retry) {
+      retrySoon(Number(message.dataset.retry));
+      delete message.dataset.retry; // once per answer
+    }
+  });
+
+  // A move the server answered "busy" (it could not get the database; nothing changed:
+  // HTTP 503, or over the socket the message line marked data-retry) is sent again
+  // after the seconds it says, by clicking the same square of the same position again,
+  // so it goes whichever way is open by then. The ply guard keeps it to one move.
+  var lastMove = null, retryTimer = null;
+  function retrySoon(seconds) {
+    if (retryTimer || !lastMove) return;
+    var move = lastMove;
+    retryTimer = setTimeout(function () {
+      retryTimer = null;
+      var form = document.getElementById("move-form");
+      if (!form || form.elements.ply.value !== move.ply) return; // the position moved on meanwhile
+      var cell = form.querySelector('button.cell[value="' + move.square + '"]');
+      if (cell) cell.click();
+    }, (seconds || 1) * 1000);
+  }
+  document.addEventListener("htmx:responseError", function (event) {
+    var xhr = event.detail.xhr, form = event.detail.elt && event.detail.elt.closest && event.detail.elt.closest("#move-form");
+    if (!form || xhr.status !== 503) return;
+    var answer = new DOMParser().parseFromString(xhr.responseText, "text/html").getElementById("game-message");
+    var message = document.getElementById("game-message");
+    var shown = document.getElementById("game-state");
+    if (answer && message) {
+      delete answer.dataset.retry; // retried here, not again on the next socket message
+      if (shown) answer.dataset.version = shown.dataset.version; // goes once a newer position is shown
+      message.replaceWith(answer);
+    }
+    retrySoon(Number(xhr.getResponseHeader("Retry-After")));
   });
 
   document.addEventListener("click", function (event) {
     if (event.defaultPrevented) return; // out of turn: board.js stopped it
     var cell = event.target.closest && event.target.closest("#move-form button.cell");
     var form = cell && cell.form, holder = form && form.closest("[ws-connect]");
+    if (form) lastMove = { square: cell.value, ply: form.elements.ply.value };
     var socket = holder && open.get(holder);
     if (!socket) return; // the form posts it
     event.preventDefault();

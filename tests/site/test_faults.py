@@ -167,7 +167,7 @@ def test_redis_killed_and_started_again_loses_no_move_and_everything_due_happens
     worker = site.parts["worker"]
     held = worker.output().count("games.computer_move[")
     with Celery(broker=celery_redis_url(site.redis.url)) as broker:
-        broker.send_task("games.computer_move", args=(game.pk, 0), countdown=60, queue="reversi")
+        broker.send_task("games.computer_move", args=(game.pk, 0), countdown=60, queue="visitors")
     wait_until(lambda: worker.output().count("games.computer_move[") > held, 10, "the worker to hold a task")
 
     site.redis.process.kill()  # kill -9
