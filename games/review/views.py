@@ -175,7 +175,7 @@ def game_review_context(request, game, viewer, ply=None, error=None):
     ply = requested_ply(request, replay.last) if ply is None else min(max(ply, 0), replay.last)
     base = reverse("review", args=[game.public_id])
     record = GameAnalysis.objects.filter(game=game).first()
-    summary = analysis_service.summary(record, replay.history, [item.colour for item in replay.plies])
+    summary = analysis_service.summary(record, replay.history, replay.plies)
     context = review_context(replay, ply, lambda n: f"{base}?ply={n}", names=names_by_colour(seats),
                              analysis=summary)
     context.update(

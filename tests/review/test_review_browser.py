@@ -10,6 +10,7 @@ from django.test import Client
 from playwright.sync_api import expect
 
 from games import Board, Variant
+from games.models import Move
 from tests.review.conftest import (
     FULL_GAME, PASS_GAME_6X6, WIPEOUT, WIPEOUT_BLUNDER_PLY, store_game,
 )
@@ -154,8 +155,8 @@ def test_export_then_import_gives_the_same_game(live_site, page, tmp_path):
 
 
 def test_analysis_of_a_short_game_completes_and_marks_the_blunder(live_site, page, make_user):
-    owner = make_user("analyst")
-    game = store_game(WIPEOUT, players=[owner])
+    owner = make_user("analyst")  # White; Black is the computer, whose moves are not judged
+    game = store_game(WIPEOUT, players=[None, owner], made_by={ply: Move.MadeBy.COMPUTER for ply in range(1, 10, 2)})
     sign_in(page, live_site, owner)
     page.goto(f"{live_site.url}/games/{game.public_id}/?ply=2")
     page.get_by_role("button", name="Analyse this game").click()
@@ -167,6 +168,11 @@ def test_analysis_of_a_short_game_completes_and_marks_the_blunder(live_site, pag
     expect(page.locator("#review")).to_have_attribute("data-ply", "2")  # still where the player was
     expect(page).to_have_url(re.compile(r"\?ply=2$"))
     expect(page.locator('#review .mistake-mark[data-ply="8"]')).to_be_attached()  # on the chart too
+    averages = page.locator("#review .analysis-averages .average")
+    expect(averages).to_have_count(1)
+    expect(averages).to_contain_text("White: ")
+    expect(page.locator("#review .analysis-note")).to_contain_text("The computer's own moves are not judged")
+    expect(page.locator('#review tr[data-ply="1"] td.loss')).to_have_text("")
     page.locator(f'#review a[data-focus-key="ply-{WIPEOUT_BLUNDER_PLY}"]').click()
     expect(page.locator("#position-analysis")).to_contain_text("Mistake")
     expect(page.locator("#position-analysis")).to_contain_text(re.compile(r"best was c[57]"))
