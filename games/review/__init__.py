@@ -14,8 +14,9 @@ Who sees a game is decided by games.access.can_watch (its players always, anyone
 once it is public); anyone else gets 404, so a private game's existence is never
 revealed. The review works without JavaScript (every step is a link with ?ply=N);
 with htmx only the #review region is swapped and the URL pushed. Imported games
-are not stored: the review of an import carries the variant and the moves in its
-query string, so it can be stepped through, bookmarked and shared like any other.
+are not stored: the review of an import carries the variant, the moves and the
+players' names (from a JSON record) in its query string, so it can be stepped
+through, bookmarked and shared like any other.
 
 The package: views (the pages), forms (ImportForm, GamesFilter), records
 (replaying moves, the JSON record out, a JSON record in), urls.

@@ -65,8 +65,9 @@ class ImportForm(VariantForm):
         if self.errors:
             return data
         text = self.read_text(data)
+        names = {}
         if text.lstrip().startswith("{"):
-            variant, moves = parse_record(text)
+            variant, moves, names = parse_record(text)
         else:
             variant = self.variant_from_fields(data)
             moves = text
@@ -76,6 +77,7 @@ class ImportForm(VariantForm):
             raise forms.ValidationError(illegal_move_message(error), code="illegal_move") from None
         data["variant"] = variant
         data["replayed"] = board
+        data["names"] = names
         return data
 
     def read_text(self, data):

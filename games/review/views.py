@@ -21,7 +21,7 @@ from games.presentation import (
     board_view, colour_name, counts_view, move_sentence, result_sentence, score_sentence, variant_label,
 )
 from games.review.forms import GamesFilter, ImportForm
-from games.review.records import game_record, import_query, replay_game, replay_moves
+from games.review.records import game_record, import_query, names_in_query, replay_game, replay_moves
 from games.services import GameError, NotAPlayer
 
 GAMES_PER_PAGE = 20
@@ -227,7 +227,8 @@ def import_game(request):
         form = ImportForm(request.POST, request.FILES)
         if form.is_valid():
             board = form.cleaned_data["replayed"]
-            return redirect(f"{reverse('review_import')}?{import_query(board.variant, board.transcript())}")
+            query = import_query(board.variant, board.transcript(), form.cleaned_data["names"])
+            return redirect(f"{reverse('review_import')}?{query}")
         return render(request, "games/review_import.html", {"form": form}, status=400)
     if "moves" not in request.GET:
         return render(request, "games/review_import.html", {"form": ImportForm()})
@@ -241,15 +242,16 @@ def import_game(request):
         return render(request, "games/review_import.html", {"form": form}, status=400)
     board = form.cleaned_data["replayed"]
     replay = replay_moves(board.variant, list(board.history))
-    query = import_query(board.variant, board.transcript())
+    names = names_in_query(request.GET, board.variant)
+    query = import_query(board.variant, board.transcript(), names)
     base = f"{reverse('review_import')}?{query}"
     ply = requested_ply(request, replay.last)
-    context = review_context(replay, ply, lambda n: f"{base}&ply={n}", names={})
+    context = review_context(replay, ply, lambda n: f"{base}&ply={n}", names=names)
     context.update(
         game=None,
         imported=True,
         variant_label=variant_label(board.variant),
-        players=[{"colour": c, "colour_name": colour_name(c), "name": ""} for c in board.variant.colours],
+        players=[{"colour": c, "colour_name": colour_name(c), "name": names.get(c, "")} for c in board.variant.colours],
         result=outcome_sentence(replay),
         ending=ending_sentence(replay),
         transcript=board.transcript(),

@@ -7,8 +7,9 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.utils import translation
 
 from games import Board, IllegalMoveError, Variant
-from games.models import Move
+from games.models import Move, Seat
 from games.review.forms import illegal_move_message
+from games.review.records import MAX_NAME_LENGTH
 from tests.review.conftest import PASS_GAME_6X6, WIPEOUT, store_game
 
 pytestmark = pytest.mark.django_db
@@ -139,3 +140,27 @@ def test_exported_wipeout_reimports_with_its_result(client):
     text = client.get(f"/games/{game.public_id}/transcript.txt").content.decode()
     html = client.get(import_(client, transcript=text)["Location"]).content.decode()
     assert "Black wins 64–0: Black 64, White 0." in html and "Neither player can move." in html
+
+
+def test_an_imported_json_record_keeps_the_players_names_escaped_and_cut_to_length(client, make_user):
+    alice = make_user("alice")
+    game = store_game(PASS_GAME_6X6, Variant(board="6x6"), players=[alice, "guest"])
+    Seat.objects.filter(game=game, colour="white").update(guest_name="<b>Bob</b> & co")
+    client.force_login(alice)
+    record = json.loads(client.get(f"/games/{game.public_id}/record.json").content)
+    assert [player["name"] for player in record["players"]] == ["alice", "<b>Bob</b> & co"]
+    record["players"][0]["name"] = "Al\x00ice  " + "x" * 100  # a record edited by hand
+    url = import_(client, transcript=json.dumps(record))["Location"]
+    html = client.get(url).content.decode()
+    long_name = "Al ice " + "x" * (MAX_NAME_LENGTH - 7)
+    assert f"Black: {long_name}</li>" in html
+    assert "White: &lt;b&gt;Bob&lt;/b&gt; &amp; co</li>" in html and "<b>Bob</b>" not in html
+    assert f"Played by {long_name}." in client.get(url + "&ply=1").content.decode()
+    assert '<span class="visually-hidden">White: </span>&lt;b&gt;Bob' in html
+    # the names are in the address, like the moves: sharing it shares them, still cut and escaped
+    html = client.get(url.replace("name_white=", "name_white=" + "y" * 100)).content.decode()
+    assert "y" * MAX_NAME_LENGTH + "&lt;" not in html and "y" * MAX_NAME_LENGTH in html
+    # a transcript carries no names, and a record without players still imports
+    del record["players"]
+    html = client.get(import_(client, transcript=json.dumps(record))["Location"]).content.decode()
+    assert "Black: " not in html.split('class="players"')[1].split("</ul>")[0]
