@@ -1,5 +1,7 @@
 """The review's pages: the review of a stored or imported game, the downloads,
 sharing, analysis and My games (what each URL does: games/review/__init__.py)."""
+from urllib.parse import parse_qsl
+
 from django.contrib import messages
 from django.core.paginator import Paginator
 from django.http import HttpResponse, HttpResponseForbidden, JsonResponse
@@ -158,8 +160,15 @@ def render_review(request, context, template="games/review.html"):
     return response
 
 
-def names_by_colour(seats):
-    return {seat.colour: str(seat.display_name) for seat in seats}
+def seat_name(game, seat):
+    """Who played a seat; nobody for an imported game's player whom the record did not name."""
+    if game.kind == Game.Kind.IMPORTED:
+        return seat.guest_name
+    return str(seat.display_name)
+
+
+def names_by_colour(game, seats):
+    return {seat.colour: name for seat in seats if (name := seat_name(game, seat))}
 
 
 @require_GET
@@ -176,13 +185,13 @@ def game_review_context(request, game, viewer, ply=None, error=None):
     base = reverse("review", args=[game.public_id])
     record = GameAnalysis.objects.filter(game=game).first()
     summary = analysis_service.summary(record, replay.history, replay.plies)
-    context = review_context(replay, ply, lambda n: f"{base}?ply={n}", names=names_by_colour(seats),
+    context = review_context(replay, ply, lambda n: f"{base}?ply={n}", names=names_by_colour(game, seats),
                              analysis=summary)
     context.update(
         game=game,
         imported=False,
         variant_label=variant_label(game.variant),
-        players=[{"colour": seat.colour, "colour_name": colour_name(seat.colour), "name": seat.display_name,
+        players=[{"colour": seat.colour, "colour_name": colour_name(seat.colour), "name": seat_name(game, seat),
                   "username": seat.user.get_username() if seat.user_id else "", "you": seat == my_seat,
                   "computer": seat.is_computer, "left": seat.left_at is not None}
                  for seat in seats],
@@ -232,12 +241,7 @@ def import_game(request):
         return render(request, "games/review_import.html", {"form": form}, status=400)
     if "moves" not in request.GET:
         return render(request, "games/review_import.html", {"form": ImportForm()})
-    data = request.GET.copy()
-    data["transcript"] = data.get("moves", "")
-    for name, form_field in ImportForm.base_fields.items():
-        if name not in data and form_field.initial is not None:
-            data[name] = form_field.initial
-    form = ImportForm(data)
+    form = form_from_query(request.GET)
     if not form.is_valid():
         return render(request, "games/review_import.html", {"form": form}, status=400)
     board = form.cleaned_data["replayed"]
@@ -256,8 +260,37 @@ def import_game(request):
         ending=ending_sentence(replay),
         transcript=board.transcript(),
         share_url=request.build_absolute_uri(base),
+        import_fields=parse_qsl(query) if replay.final.outcome() is not None else None,
     )
     return render_review(request, context)
+
+
+def form_from_query(query):
+    """The ImportForm of an import's review address (?board=...&moves=...)."""
+    data = query.copy()
+    data["transcript"] = data.get("moves", "")
+    for name, form_field in ImportForm.base_fields.items():
+        if name not in data and form_field.initial is not None:
+            data[name] = form_field.initial
+    return ImportForm(data)
+
+
+@require_POST
+def analyse_import(request):
+    """The importer of a finished game asks for its analysis: the game is stored as
+    theirs (once, services.store_import) and analysed like any other."""
+    form = form_from_query(request.POST)
+    if not form.is_valid():
+        return render(request, "games/review_import.html", {"form": form}, status=400)
+    board = form.cleaned_data["replayed"]
+    names = names_in_query(request.POST, board.variant)
+    try:
+        game = services.store_import(Viewer.from_request(request), board.variant, list(board.history), names)
+        analysis_service.request_analysis(game)
+    except (GameError, analysis_service.AnalysisRefused) as error:
+        messages.error(request, str(error))
+        return redirect(f"{reverse('review_import')}?{import_query(board.variant, board.transcript(), names)}")
+    return redirect("review", game.public_id)
 
 
 # -- sharing and analysis ------------------------------------------------------------------
