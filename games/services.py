@@ -390,11 +390,12 @@ def set_public(game, viewer, public):
     return game
 
 
-def store_import(viewer, variant, moves, names):
+def store_import(viewer, variant, moves, names, computers=()):
     """A finished game from a record, stored for `viewer` (its owner, games.access) so
     it can be analysed like any other: once per importer and record, however often
     or however fast it is asked for. Returns the game; GameError if it is not over.
-    `names` ({colour: name}, already cleaned) become the seats' names."""
+    `names` ({colour: name}, already cleaned) become the seats' names; the colours in
+    `computers` were the computer's, and so are their moves."""
     board = Board(variant)
     for square in moves:
         board.push(square)
@@ -402,7 +403,7 @@ def store_import(viewer, variant, moves, names):
     if outcome is None:
         raise GameError(_("Only a finished game can be analysed."))
     owner = f"user:{viewer.user.pk}" if viewer.user is not None else f"guest:{viewer.guest_token}"
-    record = json.dumps([owner, variant.to_dict(), list(board.history), names], sort_keys=True)
+    record = json.dumps([owner, variant.to_dict(), list(board.history), names, sorted(computers)], sort_keys=True)
     key = hashlib.sha256(record.encode()).hexdigest()
     stored = Game.objects.filter(import_key=key).first()
     if stored is not None:
@@ -414,15 +415,17 @@ def store_import(viewer, variant, moves, names):
                 turn="", ending=Game.Ending.NORMAL, winner=outcome.winner or "", counts=outcome.counts,
                 score=outcome.score, finished_at=timezone.now(), owner=viewer.user,
                 owner_token="" if viewer.user is not None else viewer.guest_token, import_key=key)
-            Seat.objects.bulk_create(Seat(game=game, colour=colour, guest_name=names.get(colour, ""))
-                                     for colour in variant.colours)
+            Seat.objects.bulk_create(Seat(game=game, colour=colour, guest_name=names.get(colour, ""),
+                                          is_computer=colour in computers) for colour in variant.colours)
             replay = Board(variant)
             rows = []
             for ply, square in enumerate(board.history, 1):
                 colour = replay.turn
                 replay.push(square)
+                made_by = (Move.MadeBy.AUTO if square == "pass" else Move.MadeBy.COMPUTER if colour in computers
+                           else Move.MadeBy.PLAYER)
                 rows.append(Move(game=game, ply=ply, colour=colour, square=square, flips=replay.last_flips,
-                                 made_by=Move.MadeBy.AUTO if square == "pass" else Move.MadeBy.PLAYER))
+                                 made_by=made_by))
             Move.objects.bulk_create(rows)
     except IntegrityError:  # the same import, stored a moment ago by a racing request
         return Game.objects.get(import_key=key)

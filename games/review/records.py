@@ -126,21 +126,32 @@ def clean_name(value):
     return " ".join(text.split())[:MAX_NAME_LENGTH].strip()
 
 
-def record_names(record, variant):
-    """{colour: name} of the players a record names (a record without them has none)."""
+@dataclass(frozen=True)
+class Players:
+    """Who played an imported game, as far as its record says: names by colour, and
+    the colours the computer played (whose moves the analysis does not judge)."""
+
+    names: dict = field(default_factory=dict)
+    computers: frozenset = frozenset()
+
+
+def record_players(record, variant):
+    """The Players of a JSON record (a record without them names nobody)."""
     players = record.get("players")
-    names = {}
+    names, computers = {}, set()
     for player in players if isinstance(players, list) else ():
         if isinstance(player, dict) and player.get("colour") in variant.colours:
             name = clean_name(player.get("name"))
             if name:
                 names[player["colour"]] = name
-    return names
+            if player.get("computer") is True:
+                computers.add(player["colour"])
+    return Players(names, frozenset(computers))
 
 
 def parse_record(text):
-    """The variant, the moves (a list of squares, or a transcript) and the players'
-    names ({colour: name}) of a JSON record; ValidationError, translated, if it is not one."""
+    """The variant, the moves (a list of squares, or a transcript) and the Players of a
+    JSON record; ValidationError, translated, if it is not one."""
     if json_depth(text) > MAX_RECORD_DEPTH:
         raise ValidationError(_("This JSON record is nested too deeply to be a game record."), code="too_deep")
     try:
@@ -163,9 +174,9 @@ def parse_record(text):
             if not isinstance(square, str):
                 raise ValidationError(_("A JSON record needs its variant and its moves."), code="bad_record")
             squares.append(square)
-        return variant, squares, record_names(record, variant)
+        return variant, squares, record_players(record, variant)
     if isinstance(record.get("transcript"), str):
-        return variant, record["transcript"], record_names(record, variant)
+        return variant, record["transcript"], record_players(record, variant)
     raise ValidationError(_("A JSON record needs its variant and its moves."), code="bad_record")
 
 
@@ -191,8 +202,8 @@ def json_depth(text):
     return deepest
 
 
-def import_query(variant, transcript_text, names=None):
-    """The query string of the review of an imported game ({colour: name} for its players' names)."""
+def import_query(variant, transcript_text, players=None):
+    """The query string of the review of an imported game (with its Players, if known)."""
     params = {"board": variant.board}
     if variant.players != 2:
         params["players"] = variant.players
@@ -205,14 +216,18 @@ def import_query(variant, transcript_text, names=None):
         params["handicap"] = variant.handicap
         params["handicap_colour"] = variant.handicap_colour
     params["moves"] = transcript_text
-    for colour in variant.colours:
-        if (names or {}).get(colour):
-            params[f"name_{colour}"] = names[colour]
+    if players is not None:
+        for colour in variant.colours:
+            if players.names.get(colour):
+                params[f"name_{colour}"] = players.names[colour]
+        if players.computers:
+            params["computers"] = " ".join(c for c in variant.colours if c in players.computers)
     return urlencode(params)
 
 
-def names_in_query(query, variant):
-    """{colour: name} from the review address of an import (cleaned like a record's)."""
+def players_in_query(query, variant):
+    """The Players from the review address of an import (names cleaned like a record's)."""
     names = {colour: clean_name(query.get(f"name_{colour}")) for colour in variant.colours}
-    return {colour: name for colour, name in names.items() if name}
-
+    computers = str(query.get("computers", "")).split()
+    return Players({colour: name for colour, name in names.items() if name},
+                   frozenset(colour for colour in variant.colours if colour in computers))

@@ -23,7 +23,7 @@ from games.presentation import (
     board_view, colour_name, counts_view, move_sentence, result_sentence, score_sentence, variant_label,
 )
 from games.review.forms import GamesFilter, ImportForm
-from games.review.records import game_record, import_query, names_in_query, replay_game, replay_moves
+from games.review.records import game_record, import_query, players_in_query, replay_game, replay_moves
 from games.services import GameError, NotAPlayer
 
 GAMES_PER_PAGE = 20
@@ -236,7 +236,7 @@ def import_game(request):
         form = ImportForm(request.POST, request.FILES)
         if form.is_valid():
             board = form.cleaned_data["replayed"]
-            query = import_query(board.variant, board.transcript(), form.cleaned_data["names"])
+            query = import_query(board.variant, board.transcript(), form.cleaned_data["players_known"])
             return redirect(f"{reverse('review_import')}?{query}")
         return render(request, "games/review_import.html", {"form": form}, status=400)
     if "moves" not in request.GET:
@@ -246,8 +246,9 @@ def import_game(request):
         return render(request, "games/review_import.html", {"form": form}, status=400)
     board = form.cleaned_data["replayed"]
     replay = replay_moves(board.variant, list(board.history))
-    names = names_in_query(request.GET, board.variant)
-    query = import_query(board.variant, board.transcript(), names)
+    players = players_in_query(request.GET, board.variant)
+    names = players.names
+    query = import_query(board.variant, board.transcript(), players)
     base = f"{reverse('review_import')}?{query}"
     ply = requested_ply(request, replay.last)
     context = review_context(replay, ply, lambda n: f"{base}&ply={n}", names=names)
@@ -283,13 +284,14 @@ def analyse_import(request):
     if not form.is_valid():
         return render(request, "games/review_import.html", {"form": form}, status=400)
     board = form.cleaned_data["replayed"]
-    names = names_in_query(request.POST, board.variant)
+    players = players_in_query(request.POST, board.variant)
     try:
-        game = services.store_import(Viewer.from_request(request), board.variant, list(board.history), names)
+        game = services.store_import(Viewer.from_request(request), board.variant, list(board.history),
+                                     players.names, players.computers)
         analysis_service.request_analysis(game)
     except (GameError, analysis_service.AnalysisRefused) as error:
         messages.error(request, str(error))
-        return redirect(f"{reverse('review_import')}?{import_query(board.variant, board.transcript(), names)}")
+        return redirect(f"{reverse('review_import')}?{import_query(board.variant, board.transcript(), players)}")
     return redirect("review", game.public_id)
 
 

@@ -182,6 +182,7 @@ def test_an_imported_finished_game_is_analysed_as_its_importers_once(client, mak
     assert 'name="csrfmiddlewaretoken"' in form and 'id="analyse"' in form
     fields = dict(re.findall(r'<input type="hidden" name="(\w+)" value="([^"]*)">', form))
     assert fields["board"] == "6x6" and fields["name_black"] == "alice" and fields["name_white"] == "Computer"
+    assert fields["computers"] == "white"  # the record says so: its moves are not judged
 
     answers = [client.post("/games/import/analysis/", fields) for _ in range(2)]  # asked twice
     stored = Game.objects.get(kind=Game.Kind.IMPORTED)
@@ -190,6 +191,9 @@ def test_an_imported_finished_game_is_analysed_as_its_importers_once(client, mak
     assert stored.score == game.score and list(stored.moves.values_list("square", flat=True)) == list(
         game.moves.values_list("square", flat=True))
     assert GameAnalysis.objects.get().game == stored
+    assert set(stored.moves.filter(colour="white").exclude(square="pass").values_list("made_by", flat=True)) == {
+        Move.MadeBy.COMPUTER}
+    assert set(stored.moves.filter(colour="black").values_list("made_by", flat=True)) == {Move.MadeBy.PLAYER}
     page = client.get(f"/games/{stored.public_id}/").content.decode()
     assert "Imported game" in page and "Black: alice</li>" in page and "Analysing… 0/" in page
     # nobody else sees it; a guest's import is the guest's
