@@ -151,12 +151,13 @@ def run_chunk(analysis_id, budget=CHUNK_SECONDS):
 
 
 # Moves the computer made (for its own seat, or for a player out of time or gone) are
-# not judged. The analysis searches as deep as Normal plays, deterministically so that
-# the marks never depend on how busy the worker was; a search stronger than Hard (a
-# 2-second budget and deep exact endgames) for every position would keep a worker for
-# minutes per game. Judged by it, Normal's moves come out at about 0.0 stones lost and
-# Hard's at less than they really lose: neither says anything, so the summary, the
-# marks and the move list rate only the moves people made.
+# not judged. The analysis searches as deep as Normal plays, to a fixed depth so that
+# the marks never depend on how busy the worker was. Hard plays on a clock (2 s a
+# move by default), so a fixed search stronger than Hard would take more than that
+# for every position: minutes for a 60-move game, on a worker that also makes the
+# computer's moves. Judged by the analysis, Normal's moves come out at about 0.0
+# stones lost and Hard's at less than they really lose; neither says anything, so
+# the summary, the marks and the move list rate only the moves people made.
 NOT_JUDGED = {Move.MadeBy.COMPUTER, Move.MadeBy.TIMEOUT, Move.MadeBy.LEAVER}
 
 
