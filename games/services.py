@@ -64,9 +64,11 @@ def claim_guest_seats(user, guest_token):
 
     A game where the user already has a seat keeps the guest seat as it is: one
     person plays one seat per game (lobby.services.join refuses a second), and the
-    game stays the user's through the seat they have."""
+    game stays the user's through the seat they have. The games the guest imported
+    to analyse (store_import) become the user's too."""
     if not guest_token or user is None:
         return 0
+    Game.objects.filter(owner_token=guest_token, owner__isnull=True).update(owner=user, owner_token="")
     seats = Seat.objects.filter(guest_token=guest_token, user__isnull=True, is_computer=False)
     return seats.exclude(game__seats__user=user).update(user=user, guest_token="")
 
