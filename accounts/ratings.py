@@ -38,6 +38,16 @@ def shown(mu, sigma):
     return round(MODEL.rating(mu=mu, sigma=sigma).ordinal(3.0, SCALE, START))
 
 
+def first_game_example():
+    """(winner, loser): the shown ratings of two new players after their first game.
+
+    Both rise by about 24 from the first game alone, since the estimate grows surer
+    (sigma shrinks, and the shown number is mu - 3 sigma); mu then moves the winner
+    up and the loser down by the same amount. The ratings page quotes these numbers."""
+    [[winner], [loser]] = MODEL.rate([[MODEL.rating()], [MODEL.rating()]], ranks=[1, 2])
+    return shown(winner.mu, winner.sigma), shown(loser.mu, loser.sigma)
+
+
 def new_rating_values():
     fresh = MODEL.rating()
     return fresh.mu, fresh.sigma

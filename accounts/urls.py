@@ -25,6 +25,7 @@ urlpatterns = [
     path("signup/", views.signup, name="signup"),
     path("profile/", views.profile, name="profile"),
     path("players/<username:username>/", views.player, name="player"),
+    path("ratings/", views.ratings_help, name="ratings_help"),
     path("password/change/", auth_views.PasswordChangeView.as_view(), name="password_change"),
     path("password/change/done/", auth_views.PasswordChangeDoneView.as_view(), name="password_change_done"),
     path("password/reset/", views.ResetPasswordView.as_view(), name="password_reset"),

@@ -18,9 +18,9 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_http_methods
 
-from accounts import throttle
+from accounts import ratings, throttle
 from accounts.forms import ProfileForm, SignUpForm
-from accounts.models import Profile, RatingChange
+from accounts.models import Category, Profile, RatingChange
 from accounts.player_page import head_to_head, rating_cards
 from games.access import Viewer
 from games.history import game_row
@@ -108,6 +108,15 @@ def profile(request):
         "player": request.user, "form": form, "own": True, "cards": rating_cards(request.user),
         "rows": game_rows(request.user, Viewer.from_request(request, create=False), own=True),
     }, status=400 if request.method == "POST" else 200)
+
+
+def ratings_help(request):
+    """How ratings work, and what the "?" of a provisional rating means."""
+    winner, loser = ratings.first_game_example()
+    return render(request, "accounts/ratings.html", {
+        "start": ratings.START, "provisional_games": ratings.PROVISIONAL_GAMES, "winner": winner, "loser": loser,
+        "categories": Category.choices,
+    })
 
 
 def player(request, username):

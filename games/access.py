@@ -1,6 +1,6 @@
 """Who is asking and what they may see: the Viewer (a signed-in user and/or a guest's
 session token), which seat is theirs, and finding a game they may watch (its players
-always; anyone else only once it is public). Views and consumers of every app use these."""
+and the importer of an imported game always; anyone else only once it is public). Views and consumers of every app use these."""
 import secrets
 from dataclasses import dataclass
 
@@ -49,13 +49,19 @@ class Viewer:
             mine |= Q(**{f"{prefix}user": self.user})
         return mine
 
+    def owns(self, game):
+        """An imported game this viewer stored (to analyse it): theirs to see like a player's."""
+        if game.owner_id is not None:
+            return self.user is not None and self.user.pk == game.owner_id
+        return bool(game.owner_token) and game.owner_token == self.guest_token
+
     def games(self):
         """Every game this viewer has a seat in."""
         return Game.objects.filter(self.seats("seats__")).distinct()
 
 
 def can_watch(game, viewer):
-    return game.is_public or viewer.seat_in(game) is not None
+    return game.is_public or viewer.seat_in(game) is not None or viewer.owns(game)
 
 
 def watchable_game(public_id, viewer):

@@ -5,7 +5,8 @@ Each position before a move is weighed by `games.ai.analyse` (Normal-strength
 search to a fixed depth; exact in small endgames), so the marks do not depend on
 how busy the worker was. A move's loss is the value of the best move minus the
 value of the move played, in stones from the mover's point of view. Forced moves
-and passes are not weighed.
+and passes are not weighed; the computer's own moves are weighed but not judged
+(NOT_JUDGED, below).
 
 The work runs in the Celery task `games.analyse_game`, a couple of seconds at a
 time (CHUNK_SECONDS): the task re-enqueues itself until the game is done, so an
@@ -24,7 +25,7 @@ from django.utils.translation import gettext as _
 
 from games import Board, scheduling
 from games.ai import analyse
-from games.models import GameAnalysis
+from games.models import GameAnalysis, Move
 from games.presentation import colour_name
 
 log = logging.getLogger(__name__)
@@ -149,26 +150,42 @@ def run_chunk(analysis_id, budget=CHUNK_SECONDS):
     return False
 
 
-def worst_mistakes(entries, threshold=MISTAKE_THRESHOLD, count=WORST_SHOWN):
-    """Plies (1-based) of the largest losses of at least `threshold`, worst first."""
-    losses = [(entry.get("loss") or 0, ply) for ply, entry in enumerate(entries, 1) if not entry.get("forced")]
+# Moves the computer made (for its own seat, or for a player out of time or gone) are
+# not judged. The analysis searches as deep as Normal plays, to a fixed depth so that
+# the marks never depend on how busy the worker was. Hard plays on a clock (2 s a
+# move by default), so a fixed search stronger than Hard would take more than that
+# for every position: minutes for a 60-move game, on a worker that also makes the
+# computer's moves. Judged by the analysis, Normal's moves come out at about 0.0
+# stones lost and Hard's at less than they really lose; neither says anything, so
+# the summary, the marks and the move list rate only the moves people made.
+NOT_JUDGED = {Move.MadeBy.COMPUTER, Move.MadeBy.TIMEOUT, Move.MadeBy.LEAVER}
+
+
+def worst_mistakes(entries, threshold=MISTAKE_THRESHOLD, count=WORST_SHOWN, judged=None):
+    """Plies (1-based) of the largest losses of at least `threshold`, worst first, among
+    the plies in `judged` (every ply when None)."""
+    losses = [(entry.get("loss") or 0, ply) for ply, entry in enumerate(entries, 1)
+              if not entry.get("forced") and (judged is None or ply in judged)]
     worst = sorted((item for item in losses if item[0] >= threshold), key=lambda item: (-item[0], item[1]))
     return [ply for _loss, ply in worst[:count]]
 
 
-def summary(analysis, history, colours_by_ply):
+def summary(analysis, history, movers):
     """What the review page shows of an analysis, or None when there is none.
 
-    `colours_by_ply` lists the colour that made each ply, for the per-colour average.
+    `movers` lists who made each ply (objects with `colour` and `made_by`, like Move
+    rows): the per-colour averages, the marks and the entries leave out the moves the
+    computer made (NOT_JUDGED).
     """
     if analysis is None:
         return None
     stale = analysis.history != history
     entries = analysis.entries if not stale else []
+    judged = {ply for ply, mover in enumerate(movers, 1) if mover.made_by not in NOT_JUDGED}
     averages = {}
-    for entry, colour in zip(entries, colours_by_ply):
-        if not entry.get("forced"):
-            averages.setdefault(colour, []).append(entry.get("loss") or 0)
+    for ply, (entry, mover) in enumerate(zip(entries, movers), 1):
+        if ply in judged and not entry.get("forced"):
+            averages.setdefault(mover.colour, []).append(entry.get("loss") or 0)
     return {
         "status": analysis.status,
         "running": not stale and analysis.status in (Status.QUEUED, Status.RUNNING) and not is_stalled(analysis),
@@ -179,8 +196,9 @@ def summary(analysis, history, colours_by_ply):
         "done": analysis.done if not stale else 0,
         "total": analysis.total,
         "percent": int(100 * analysis.done / analysis.total) if analysis.total and not stale else 0,
-        "entries": {ply: entry for ply, entry in enumerate(entries, 1)},
-        "mistakes": worst_mistakes(entries) if not stale and analysis.status == Status.DONE else [],
+        "entries": {ply: entry for ply, entry in enumerate(entries, 1) if ply in judged},
+        "mistakes": worst_mistakes(entries, judged=judged) if not stale and analysis.status == Status.DONE else [],
         "averages": [{"colour": colour, "name": colour_name(colour), "average": round(sum(losses) / len(losses), 1)}
                      for colour, losses in averages.items()],
+        "computer_moves": len(judged) < len(movers),
     }

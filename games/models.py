@@ -28,6 +28,8 @@ class Game(models.Model):
     class Kind(models.TextChoices):
         COMPUTER = "computer", _("Against the computer")
         TABLE = "table", _("Online table")
+        # A finished game from a record, stored when its importer asks for its analysis.
+        IMPORTED = "imported", _("Imported game")
 
     class Status(models.TextChoices):
         WAITING = "waiting", _("Waiting for players")
@@ -61,6 +63,12 @@ class Game(models.Model):
     is_public = models.BooleanField(default=False, help_text="anyone with the link may review it")
     # A rated table's game: rated once, when it finishes (games.signals.game_finished).
     rated = models.BooleanField(default=False)
+    # An imported game's importer (an account or a guest's token), who may see it like
+    # a player; and what it was stored from, so importing the same record twice stores it once.
+    owner = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.CASCADE,
+                              related_name="imported_games")
+    owner_token = models.CharField(max_length=64, blank=True)
+    import_key = models.CharField(max_length=64, blank=True, help_text="the importer and the record, hashed")
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
     finished_at = models.DateTimeField(null=True, blank=True)
@@ -70,6 +78,10 @@ class Game(models.Model):
         indexes = [
             models.Index(fields=["status", "deadline"]),
             models.Index(fields=["-created_at"]),
+        ]
+        constraints = [
+            models.UniqueConstraint(fields=["import_key"], condition=~models.Q(import_key=""),
+                                    name="one_stored_import_per_importer_and_record"),
         ]
 
     def __str__(self):

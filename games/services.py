@@ -9,6 +9,8 @@ repeated) inside the transaction that writes the move, with a unique (game, ply)
 underneath. After commit whatever comes next (a computer move, a time-out) is
 scheduled and the new state is pushed to every page showing the game.
 """
+import hashlib
+import json
 import logging
 import random
 import threading
@@ -16,7 +18,7 @@ from contextlib import contextmanager
 from functools import lru_cache
 
 from django.conf import settings
-from django.db import OperationalError, connection, transaction
+from django.db import IntegrityError, OperationalError, connection, transaction
 from django.db.models import F
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -87,9 +89,11 @@ def claim_guest_seats(user, guest_token):
 
     A game where the user already has a seat keeps the guest seat as it is: one
     person plays one seat per game (games.seating.take_seat refuses a second), and the
-    game stays the user's through the seat they have."""
+    game stays the user's through the seat they have. The games the guest imported
+    to analyse (store_import) become the user's too."""
     if not guest_token or user is None:
         return 0
+    Game.objects.filter(owner_token=guest_token, owner__isnull=True).update(owner=user, owner_token="")
     seats = Seat.objects.filter(guest_token=guest_token, user__isnull=True, is_computer=False)
     return seats.exclude(game__seats__user=user).update(user=user, guest_token="")
 
@@ -486,6 +490,48 @@ def set_public(game, viewer, public):
         raise GameError(_("A game can be shared once it is over."))
     Game.objects.filter(pk=game.pk).update(is_public=public)
     game.is_public = public
+    return game
+
+
+def store_import(viewer, variant, moves, names, computers=()):
+    """A finished game from a record, stored for `viewer` (its owner, games.access) so
+    it can be analysed like any other: once per importer and record, however often
+    or however fast it is asked for. Returns the game; GameError if it is not over.
+    `names` ({colour: name}, already cleaned) become the seats' names; the colours in
+    `computers` were the computer's, and so are their moves."""
+    board = Board(variant)
+    for square in moves:
+        board.push(square)
+    outcome = board.outcome()
+    if outcome is None:
+        raise GameError(_("Only a finished game can be analysed."))
+    owner = f"user:{viewer.user.pk}" if viewer.user is not None else f"guest:{viewer.guest_token}"
+    record = json.dumps([owner, variant.to_dict(), list(board.history), names, sorted(computers)], sort_keys=True)
+    key = hashlib.sha256(record.encode()).hexdigest()
+    stored = Game.objects.filter(import_key=key).first()
+    if stored is not None:
+        return stored
+    try:
+        with transaction.atomic():
+            game = Game.objects.create(
+                kind=Game.Kind.IMPORTED, variant=variant.to_dict(), status=Game.Status.FINISHED, ply=board.ply,
+                turn="", ending=Game.Ending.NORMAL, winner=outcome.winner or "", counts=outcome.counts,
+                score=outcome.score, finished_at=timezone.now(), owner=viewer.user,
+                owner_token="" if viewer.user is not None else viewer.guest_token, import_key=key)
+            Seat.objects.bulk_create(Seat(game=game, colour=colour, guest_name=names.get(colour, ""),
+                                          is_computer=colour in computers) for colour in variant.colours)
+            replay = Board(variant)
+            rows = []
+            for ply, square in enumerate(board.history, 1):
+                colour = replay.turn
+                replay.push(square)
+                made_by = (Move.MadeBy.AUTO if square == "pass" else Move.MadeBy.COMPUTER if colour in computers
+                           else Move.MadeBy.PLAYER)
+                rows.append(Move(game=game, ply=ply, colour=colour, square=square, flips=replay.last_flips,
+                                 made_by=made_by))
+            Move.objects.bulk_create(rows)
+    except IntegrityError:  # the same import, stored a moment ago by a racing request
+        return Game.objects.get(import_key=key)
     return game
 
 

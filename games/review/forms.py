@@ -10,7 +10,7 @@ from games import Board, IllegalMoveError, InvalidVariantError, Variant
 from games.forms import VariantForm
 from games.models import Game, Seat
 from games.presentation import BOARD_NAMES
-from games.review.records import MAX_RECORD_BYTES, parse_record
+from games.review.records import MAX_RECORD_BYTES, Players, parse_record
 from games.variant_errors import variant_error_message
 
 
@@ -65,8 +65,9 @@ class ImportForm(VariantForm):
         if self.errors:
             return data
         text = self.read_text(data)
+        players = Players()
         if text.lstrip().startswith("{"):
-            variant, moves = parse_record(text)
+            variant, moves, players = parse_record(text)
         else:
             variant = self.variant_from_fields(data)
             moves = text
@@ -76,6 +77,7 @@ class ImportForm(VariantForm):
             raise forms.ValidationError(illegal_move_message(error), code="illegal_move") from None
         data["variant"] = variant
         data["replayed"] = board
+        data["players_known"] = players
         return data
 
     def read_text(self, data):

@@ -2,6 +2,7 @@
 reading a pasted or uploaded JSON record (import; transcripts are read by the
 rules core's parse_transcript)."""
 import json
+import unicodedata
 from dataclasses import dataclass, field
 from urllib.parse import urlencode
 
@@ -17,6 +18,8 @@ MAX_RECORD_BYTES = 64 * 1024
 # A record nests four deep (moves > move > flips); Python's json module recurses
 # once per level and fails with RecursionError near a thousand.
 MAX_RECORD_DEPTH = 8
+# A player's name, as a seat keeps a guest's (Seat.guest_name).
+MAX_NAME_LENGTH = 40
 
 
 @dataclass
@@ -113,9 +116,42 @@ def game_record(game, url):
 
 # -- import ----------------------------------------------------------------------------
 
+def clean_name(value):
+    """A player's name from a record or an address: text only, control characters and
+    runs of spaces made one space, at most MAX_NAME_LENGTH characters ('' for none).
+    Pages escape it like every name."""
+    if not isinstance(value, str):
+        return ""
+    text = "".join(" " if unicodedata.category(char)[0] == "C" else char for char in value[:10 * MAX_NAME_LENGTH])
+    return " ".join(text.split())[:MAX_NAME_LENGTH].strip()
+
+
+@dataclass(frozen=True)
+class Players:
+    """Who played an imported game, as far as its record says: names by colour, and
+    the colours the computer played (whose moves the analysis does not judge)."""
+
+    names: dict = field(default_factory=dict)
+    computers: frozenset = frozenset()
+
+
+def record_players(record, variant):
+    """The Players of a JSON record (a record without them names nobody)."""
+    players = record.get("players")
+    names, computers = {}, set()
+    for player in players if isinstance(players, list) else ():
+        if isinstance(player, dict) and player.get("colour") in variant.colours:
+            name = clean_name(player.get("name"))
+            if name:
+                names[player["colour"]] = name
+            if player.get("computer") is True:
+                computers.add(player["colour"])
+    return Players(names, frozenset(computers))
+
+
 def parse_record(text):
-    """The variant and the moves (a list of squares, or a transcript) of a JSON record;
-    ValidationError, translated, if it is not one."""
+    """The variant, the moves (a list of squares, or a transcript) and the Players of a
+    JSON record; ValidationError, translated, if it is not one."""
     if json_depth(text) > MAX_RECORD_DEPTH:
         raise ValidationError(_("This JSON record is nested too deeply to be a game record."), code="too_deep")
     try:
@@ -138,9 +174,9 @@ def parse_record(text):
             if not isinstance(square, str):
                 raise ValidationError(_("A JSON record needs its variant and its moves."), code="bad_record")
             squares.append(square)
-        return variant, squares
+        return variant, squares, record_players(record, variant)
     if isinstance(record.get("transcript"), str):
-        return variant, record["transcript"]
+        return variant, record["transcript"], record_players(record, variant)
     raise ValidationError(_("A JSON record needs its variant and its moves."), code="bad_record")
 
 
@@ -166,8 +202,8 @@ def json_depth(text):
     return deepest
 
 
-def import_query(variant, transcript_text):
-    """The query string of the review of an imported game."""
+def import_query(variant, transcript_text, players=None):
+    """The query string of the review of an imported game (with its Players, if known)."""
     params = {"board": variant.board}
     if variant.players != 2:
         params["players"] = variant.players
@@ -180,5 +216,18 @@ def import_query(variant, transcript_text):
         params["handicap"] = variant.handicap
         params["handicap_colour"] = variant.handicap_colour
     params["moves"] = transcript_text
+    if players is not None:
+        for colour in variant.colours:
+            if players.names.get(colour):
+                params[f"name_{colour}"] = players.names[colour]
+        if players.computers:
+            params["computers"] = " ".join(c for c in variant.colours if c in players.computers)
     return urlencode(params)
 
+
+def players_in_query(query, variant):
+    """The Players from the review address of an import (names cleaned like a record's)."""
+    names = {colour: clean_name(query.get(f"name_{colour}")) for colour in variant.colours}
+    computers = str(query.get("computers", "")).split()
+    return Players({colour: name for colour, name in names.items() if name},
+                   frozenset(colour for colour in variant.colours if colour in computers))

@@ -1,5 +1,7 @@
 """The review's pages: the review of a stored or imported game, the downloads,
 sharing, analysis and My games (what each URL does: games/review/__init__.py)."""
+from urllib.parse import parse_qsl
+
 from django.contrib import messages
 from django.core.paginator import Paginator
 from django.http import HttpResponse, HttpResponseForbidden, JsonResponse
@@ -21,7 +23,7 @@ from games.presentation import (
     board_view, colour_name, counts_view, move_sentence, result_sentence, score_sentence, variant_label,
 )
 from games.review.forms import GamesFilter, ImportForm
-from games.review.records import game_record, import_query, replay_game, replay_moves
+from games.review.records import game_record, import_query, players_in_query, replay_game, replay_moves
 from games.services import GameError, NotAPlayer
 
 GAMES_PER_PAGE = 20
@@ -158,8 +160,15 @@ def render_review(request, context, template="games/review.html"):
     return response
 
 
-def names_by_colour(seats):
-    return {seat.colour: str(seat.display_name) for seat in seats}
+def seat_name(game, seat):
+    """Who played a seat; nobody for an imported game's player whom the record did not name."""
+    if game.kind == Game.Kind.IMPORTED:
+        return seat.guest_name
+    return str(seat.display_name)
+
+
+def names_by_colour(game, seats):
+    return {seat.colour: name for seat in seats if (name := seat_name(game, seat))}
 
 
 @require_GET
@@ -175,14 +184,14 @@ def game_review_context(request, game, viewer, ply=None, error=None):
     ply = requested_ply(request, replay.last) if ply is None else min(max(ply, 0), replay.last)
     base = reverse("review", args=[game.public_id])
     record = GameAnalysis.objects.filter(game=game).first()
-    summary = analysis_service.summary(record, replay.history, [item.colour for item in replay.plies])
-    context = review_context(replay, ply, lambda n: f"{base}?ply={n}", names=names_by_colour(seats),
+    summary = analysis_service.summary(record, replay.history, replay.plies)
+    context = review_context(replay, ply, lambda n: f"{base}?ply={n}", names=names_by_colour(game, seats),
                              analysis=summary)
     context.update(
         game=game,
         imported=False,
         variant_label=variant_label(game.variant),
-        players=[{"colour": seat.colour, "colour_name": colour_name(seat.colour), "name": seat.display_name,
+        players=[{"colour": seat.colour, "colour_name": colour_name(seat.colour), "name": seat_name(game, seat),
                   "username": seat.user.get_username() if seat.user_id else "", "you": seat == my_seat,
                   "computer": seat.is_computer, "left": seat.left_at is not None}
                  for seat in seats],
@@ -227,35 +236,63 @@ def import_game(request):
         form = ImportForm(request.POST, request.FILES)
         if form.is_valid():
             board = form.cleaned_data["replayed"]
-            return redirect(f"{reverse('review_import')}?{import_query(board.variant, board.transcript())}")
+            query = import_query(board.variant, board.transcript(), form.cleaned_data["players_known"])
+            return redirect(f"{reverse('review_import')}?{query}")
         return render(request, "games/review_import.html", {"form": form}, status=400)
     if "moves" not in request.GET:
         return render(request, "games/review_import.html", {"form": ImportForm()})
-    data = request.GET.copy()
-    data["transcript"] = data.get("moves", "")
-    for name, form_field in ImportForm.base_fields.items():
-        if name not in data and form_field.initial is not None:
-            data[name] = form_field.initial
-    form = ImportForm(data)
+    form = form_from_query(request.GET)
     if not form.is_valid():
         return render(request, "games/review_import.html", {"form": form}, status=400)
     board = form.cleaned_data["replayed"]
     replay = replay_moves(board.variant, list(board.history))
-    query = import_query(board.variant, board.transcript())
+    players = players_in_query(request.GET, board.variant)
+    names = players.names
+    query = import_query(board.variant, board.transcript(), players)
     base = f"{reverse('review_import')}?{query}"
     ply = requested_ply(request, replay.last)
-    context = review_context(replay, ply, lambda n: f"{base}&ply={n}", names={})
+    context = review_context(replay, ply, lambda n: f"{base}&ply={n}", names=names)
     context.update(
         game=None,
         imported=True,
         variant_label=variant_label(board.variant),
-        players=[{"colour": c, "colour_name": colour_name(c), "name": ""} for c in board.variant.colours],
+        players=[{"colour": c, "colour_name": colour_name(c), "name": names.get(c, "")} for c in board.variant.colours],
         result=outcome_sentence(replay),
         ending=ending_sentence(replay),
         transcript=board.transcript(),
         share_url=request.build_absolute_uri(base),
+        import_fields=parse_qsl(query) if replay.final.outcome() is not None else None,
     )
     return render_review(request, context)
+
+
+def form_from_query(query):
+    """The ImportForm of an import's review address (?board=...&moves=...)."""
+    data = query.copy()
+    data["transcript"] = data.get("moves", "")
+    for name, form_field in ImportForm.base_fields.items():
+        if name not in data and form_field.initial is not None:
+            data[name] = form_field.initial
+    return ImportForm(data)
+
+
+@require_POST
+def analyse_import(request):
+    """The importer of a finished game asks for its analysis: the game is stored as
+    theirs (once, services.store_import) and analysed like any other."""
+    form = form_from_query(request.POST)
+    if not form.is_valid():
+        return render(request, "games/review_import.html", {"form": form}, status=400)
+    board = form.cleaned_data["replayed"]
+    players = players_in_query(request.POST, board.variant)
+    try:
+        game = services.store_import(Viewer.from_request(request), board.variant, list(board.history),
+                                     players.names, players.computers)
+        analysis_service.request_analysis(game)
+    except (GameError, analysis_service.AnalysisRefused) as error:
+        messages.error(request, str(error))
+        return redirect(f"{reverse('review_import')}?{import_query(board.variant, board.transcript(), players)}")
+    return redirect("review", game.public_id)
 
 
 # -- sharing and analysis ------------------------------------------------------------------

@@ -91,3 +91,18 @@ def test_signing_in_claims_nothing_of_other_guests(client):
     make_user("gil")
     client.post(reverse("login"), {"username": "gil", "password": PASSWORD})
     assert stranger_game.seats.filter(user__isnull=False).count() == 0
+
+
+def test_a_guest_who_signs_in_keeps_the_games_they_imported_to_analyse(client):
+    from tests.review.conftest import WIPEOUT
+
+    make_user("gil")
+    client.post(reverse("review_import_analyse"), {"board": "8x8", "moves": WIPEOUT})
+    imported = Game.objects.get(kind=Game.Kind.IMPORTED)
+    assert imported.owner_token and client.get(reverse("review", args=[imported.public_id])).status_code == 200
+    client.post(reverse("login"), {"username": "gil", "password": PASSWORD})
+    client.post(reverse("logout"))  # the guest's session, and its token, end here
+    client.post(reverse("login"), {"username": "gil", "password": PASSWORD})
+    assert client.get(reverse("review", args=[imported.public_id])).status_code == 200
+    imported.refresh_from_db()
+    assert imported.owner.username == "gil" and imported.owner_token == ""

@@ -147,7 +147,7 @@ def test_the_lobby_marks_rated_tables_shows_ratings_and_filters(alice, bob, caro
     assert f'href="{reverse("player", args=["alice"])}">Alice</a>' in page
     seasoned = Shown(Rating.objects.get(user=alice)).value
     assert f'data-rating="{seasoned}">{seasoned}</span>' in page  # ten games and more: not provisional
-    assert 'data-rating="1500"><abbr' in page  # Bob and Carol are new: provisional
+    assert 'data-rating="1500"><a href="/accounts/ratings/#provisional"' in page  # Bob and Carol are new: provisional
     nonsense = signed_in(carol).get(reverse("lobby"), {"rated": "<b>", "category": "chess"}).content.decode()
     assert 'data-show-category="" data-show-rated=""' in nonsense
 
@@ -229,3 +229,28 @@ def test_a_failing_finish_receiver_is_logged_and_the_game_still_finishes(alice, 
     assert "a game_finished receiver failed" in caplog.text and "broken receiver" in caplog.text
     # The savepoint undid what the receivers wrote: no half-rated game.
     assert not RatingChange.objects.filter(game=game).exists() and not Rating.objects.exists()
+
+
+def weng_lin_first_game():
+    """The shown ratings after two new players' first game, worked out by hand from
+    Weng and Lin's Plackett-Luce update (2011, algorithm 4) with openskill's defaults
+    (mu 25, sigma 25/3, beta 25/6, tau 25/300, gamma = sigma / c): for two players
+    the winner's mu rises and the loser's falls by sigma² / 2c, and both sigmas shrink
+    by the same factor sqrt(1 - gamma sigma² / 4c²)."""
+    mu, sigma, beta, tau = 25, 25 / 3, 25 / 6, 25 / 300
+    variance = sigma ** 2 + tau ** 2
+    c = (2 * variance + 2 * beta ** 2) ** 0.5
+    step = variance / (2 * c)
+    shrunk = (variance * (1 - (variance ** 0.5 / c) * variance / c ** 2 / 4)) ** 0.5
+    return [round(1500 + 30 * (mu + sign * step - 3 * shrunk)) for sign in (1, -1)]
+
+
+def test_a_first_rated_game_moves_a_new_player_a_lot_by_design(alice, bob):
+    """+103 for a first win is the model's own arithmetic, not a slip: the shown number
+    is the cautious estimate mu - 3 sigma, and a first game both moves mu (+79 for the
+    winner) and makes sigma surer (+24 for both). The rating page says so."""
+    game = play(rated_table(alice, bob).game)
+    assert weng_lin_first_game() == [1603, 1445]
+    assert changes(game) == {"bob": (1, 1500, 1603), "alice": (2, 1500, 1445)}
+    page = signed_in(bob).get(reverse("ratings_help")).content.decode()
+    assert "from 1500 to 1603" in page and "to 1445" in page

@@ -120,3 +120,30 @@ def test_the_chart_is_plain_svg_with_one_line_per_colour():
     assert svg.count('<polyline class="series"') == 2
     assert 'data-ply="2"' in svg and "After move 1: Black 4, White 1." in svg
     assert "<script" not in svg
+
+
+def test_the_computers_own_moves_are_not_judged(client):
+    """The analysis searches no deeper than the computer plays: its moves would score
+    about 0.0 against themselves, so the summary, the marks and the move list judge only
+    the moves people made (the blunder at ply 8 is White's, a guest's)."""
+    computer = {ply: Move.MadeBy.COMPUTER for ply in range(1, 10, 2)}
+    game = store_game(WIPEOUT, players=[None, "guest"], made_by=computer)
+    session = client.session
+    session["guest_token"] = "guest"
+    session.save()
+    record, _ = analysis.request_analysis(game)
+    run_to_end(record)
+    html = client.get(f"/games/{game.public_id}/?ply=1").content.decode()
+    assert "White: " in html and " stones lost per move" in html
+    assert "Black: " not in html.split('class="analysis-averages"')[1].split("</p>")[0]
+    assert "The computer's own moves are not judged" in html
+    assert 'class="move current" data-ply="1"' in html  # the computer's move: no loss, no best
+    first_row = html.split('<tr class="move current" data-ply="1"')[1].split("</tr>")[0]
+    assert '<td class="loss"></td>' in first_row and '<td class="best"></td>' in first_row
+    assert 'class="move mistake" data-ply="8"' in html
+    assert "White lost " not in html and "Black lost " not in html  # ply 1 shows no judgement
+
+    # the same blunder made by the computer is no mistake of anyone's
+    Move.objects.filter(game=game, ply=8).update(made_by=Move.MadeBy.TIMEOUT)
+    html = client.get(f"/games/{game.public_id}/?ply=8").content.decode()
+    assert "mistake-label" not in html and "White lost " not in html and "No serious mistakes." in html

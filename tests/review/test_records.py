@@ -1,14 +1,18 @@
 """Export (transcript, JSON record) and import (paste or upload; errors name the
 first illegal move): what goes out comes back as the same game."""
 import json
+import re
 
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
+from django.test import Client
 from django.utils import translation
 
 from games import Board, IllegalMoveError, Variant
-from games.models import Move
+from games.models import Move, Seat
 from games.review.forms import illegal_move_message
+from games.review.records import MAX_NAME_LENGTH
+from tests.people import signed_in
 from tests.review.conftest import PASS_GAME_6X6, WIPEOUT, store_game
 
 pytestmark = pytest.mark.django_db
@@ -139,3 +143,79 @@ def test_exported_wipeout_reimports_with_its_result(client):
     text = client.get(f"/games/{game.public_id}/transcript.txt").content.decode()
     html = client.get(import_(client, transcript=text)["Location"]).content.decode()
     assert "Black wins 64–0: Black 64, White 0." in html and "Neither player can move." in html
+
+
+def test_an_imported_json_record_keeps_the_players_names_escaped_and_cut_to_length(client, make_user):
+    alice = make_user("alice")
+    game = store_game(PASS_GAME_6X6, Variant(board="6x6"), players=[alice, "guest"])
+    Seat.objects.filter(game=game, colour="white").update(guest_name="<b>Bob</b> & co")
+    client.force_login(alice)
+    record = json.loads(client.get(f"/games/{game.public_id}/record.json").content)
+    assert [player["name"] for player in record["players"]] == ["alice", "<b>Bob</b> & co"]
+    record["players"][0]["name"] = "Al\x00ice  " + "x" * 100  # a record edited by hand
+    url = import_(client, transcript=json.dumps(record))["Location"]
+    html = client.get(url).content.decode()
+    long_name = "Al ice " + "x" * (MAX_NAME_LENGTH - 7)
+    assert f"Black: {long_name}</li>" in html
+    assert "White: &lt;b&gt;Bob&lt;/b&gt; &amp; co</li>" in html and "<b>Bob</b>" not in html
+    assert f"Played by {long_name}." in client.get(url + "&ply=1").content.decode()
+    assert '<span class="visually-hidden">White: </span>&lt;b&gt;Bob' in html
+    # the names are in the address, like the moves: sharing it shares them, still cut and escaped
+    html = client.get(url.replace("name_white=", "name_white=" + "y" * 100)).content.decode()
+    assert "y" * MAX_NAME_LENGTH + "&lt;" not in html and "y" * MAX_NAME_LENGTH in html
+    # a transcript carries no names, and a record without players still imports
+    del record["players"]
+    html = client.get(import_(client, transcript=json.dumps(record))["Location"]).content.decode()
+    assert "Black: " not in html.split('class="players"')[1].split("</ul>")[0]
+
+
+def test_an_imported_finished_game_is_analysed_as_its_importers_once(client, make_user):
+    from games.models import Game, GameAnalysis
+
+    alice, bob = make_user("alice"), make_user("bob")
+    game = store_game(PASS_GAME_6X6, Variant(board="6x6"), players=[alice])
+    client.force_login(alice)
+    record = client.get(f"/games/{game.public_id}/record.json").content.decode()
+    url = import_(client, transcript=record)["Location"]
+    html = client.get(url).content.decode()
+    form = html.split('action="/games/import/analysis/"')[1].split("</form>")[0]
+    assert 'name="csrfmiddlewaretoken"' in form and 'id="analyse"' in form
+    fields = dict(re.findall(r'<input type="hidden" name="(\w+)" value="([^"]*)">', form))
+    assert fields["board"] == "6x6" and fields["name_black"] == "alice" and fields["name_white"] == "Computer"
+    assert fields["computers"] == "white"  # the record says so: its moves are not judged
+
+    answers = [client.post("/games/import/analysis/", fields) for _ in range(2)]  # asked twice
+    stored = Game.objects.get(kind=Game.Kind.IMPORTED)
+    assert all(answer.status_code == 302 and answer["Location"] == f"/games/{stored.public_id}/" for answer in answers)
+    assert stored.owner == alice and stored.is_over and not stored.is_public and not stored.rated
+    assert stored.score == game.score and list(stored.moves.values_list("square", flat=True)) == list(
+        game.moves.values_list("square", flat=True))
+    assert GameAnalysis.objects.get().game == stored
+    assert set(stored.moves.filter(colour="white").exclude(square="pass").values_list("made_by", flat=True)) == {
+        Move.MadeBy.COMPUTER}
+    assert set(stored.moves.filter(colour="black").values_list("made_by", flat=True)) == {Move.MadeBy.PLAYER}
+    page = client.get(f"/games/{stored.public_id}/").content.decode()
+    assert "Imported game" in page and "Black: alice</li>" in page and "Analysing… 0/" in page
+    # nobody else sees it; a guest's import is the guest's
+    assert signed_in(bob).get(f"/games/{stored.public_id}/").status_code == 404
+    guest = Client()
+    assert guest.post("/games/import/analysis/", fields).status_code == 302
+    assert Game.objects.filter(kind=Game.Kind.IMPORTED).count() == 2
+    assert guest.get(f"/games/{stored.public_id}/").status_code == 404
+    theirs = Game.objects.filter(kind=Game.Kind.IMPORTED).exclude(pk=stored.pk).get()
+    assert theirs.owner is None and theirs.owner_token and guest.get(f"/games/{theirs.public_id}/").status_code == 200
+
+
+def test_an_unfinished_or_broken_import_is_not_stored(client):
+    from games.models import Game
+
+    url = import_(client, transcript="f5d6c3d3")["Location"]
+    assert 'action="/games/import/analysis/"' not in client.get(url).content.decode()
+    fields = {"board": "8x8", "moves": "f5d6c3d3"}
+    response = client.post("/games/import/analysis/", fields, follow=True)
+    assert "Only a finished game can be analysed." in response.content.decode()
+    response = client.post("/games/import/analysis/", {"board": "8x8", "moves": "f5d6c3c3"})
+    assert response.status_code == 400 and "Move 4 (c3) is not legal" in response.content.decode()
+    response = client.post("/games/import/analysis/", {**fields, "board": "9x9"}, HTTP_ACCEPT_LANGUAGE="de")
+    assert response.status_code == 400
+    assert not Game.objects.exists()

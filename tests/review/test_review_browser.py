@@ -1,6 +1,7 @@
 """The review in Chromium against the real site (daphne + Celery worker): a stored
 game replayed by buttons and by keys, checked against the rules library; export
-then import gives the same game; analysis of a short game marks its blunder."""
+then import gives the same game, with its players' names, and its importer can have it
+analysed; analysis of a short game marks its blunder."""
 import re
 from pathlib import Path
 
@@ -10,6 +11,7 @@ from django.test import Client
 from playwright.sync_api import expect
 
 from games import Board, Variant
+from games.models import Move, Seat
 from tests.review.conftest import (
     FULL_GAME, PASS_GAME_6X6, WIPEOUT, WIPEOUT_BLUNDER_PLY, store_game,
 )
@@ -154,8 +156,8 @@ def test_export_then_import_gives_the_same_game(live_site, page, tmp_path):
 
 
 def test_analysis_of_a_short_game_completes_and_marks_the_blunder(live_site, page, make_user):
-    owner = make_user("analyst")
-    game = store_game(WIPEOUT, players=[owner])
+    owner = make_user("analyst")  # White; Black is the computer, whose moves are not judged
+    game = store_game(WIPEOUT, players=[None, owner], made_by={ply: Move.MadeBy.COMPUTER for ply in range(1, 10, 2)})
     sign_in(page, live_site, owner)
     page.goto(f"{live_site.url}/games/{game.public_id}/?ply=2")
     page.get_by_role("button", name="Analyse this game").click()
@@ -167,6 +169,40 @@ def test_analysis_of_a_short_game_completes_and_marks_the_blunder(live_site, pag
     expect(page.locator("#review")).to_have_attribute("data-ply", "2")  # still where the player was
     expect(page).to_have_url(re.compile(r"\?ply=2$"))
     expect(page.locator('#review .mistake-mark[data-ply="8"]')).to_be_attached()  # on the chart too
+    averages = page.locator("#review .analysis-averages .average")
+    expect(averages).to_have_count(1)
+    expect(averages).to_contain_text("White: ")
+    expect(page.locator("#review .analysis-note")).to_contain_text("The computer's own moves are not judged")
+    expect(page.locator('#review tr[data-ply="1"] td.loss')).to_have_text("")
     page.locator(f'#review a[data-focus-key="ply-{WIPEOUT_BLUNDER_PLY}"]').click()
     expect(page.locator("#position-analysis")).to_contain_text("Mistake")
     expect(page.locator("#position-analysis")).to_contain_text(re.compile(r"best was c[57]"))
+
+
+def test_an_imported_record_keeps_its_names_and_its_importer_can_analyse_it(live_site, page, make_user, tmp_path):
+    owner = make_user("importer")
+    game = store_game(WIPEOUT, players=[owner, "a guest"])
+    Seat.objects.filter(game=game, colour="white").update(guest_name="<i>Wanda</i>")
+    sign_in(page, live_site, owner)
+    page.goto(f"{live_site.url}/games/{game.public_id}/")
+    with page.expect_download() as record_download:
+        page.locator("#download-record").click()
+    record_path = tmp_path / "record.json"
+    record_download.value.save_as(record_path)
+
+    page.goto(f"{live_site.url}/games/import/")
+    page.locator("#id_file").set_input_files(record_path)
+    page.get_by_role("button", name="Show the game").click()
+    players = page.locator("ul.players")
+    expect(players.locator('li[data-colour="black"]')).to_have_text("Black: importer")
+    expect(players.locator('li[data-colour="white"]')).to_have_text("White: <i>Wanda</i>")  # as text
+    expect(page.locator('#review tr[data-ply="2"] td.player')).to_contain_text("<i>Wanda</i>")
+
+    page.get_by_role("button", name="Analyse this game").click()
+    expect(page).to_have_url(re.compile(r"/games/[\w-]+/$"))
+    expect(page.locator("h1")).to_contain_text("8×8")
+    expect(page.locator(".review-meta")).to_contain_text("Imported game")
+    expect(players.locator('li[data-colour="white"]')).to_have_text("White: <i>Wanda</i>")
+    blunder = page.locator(f'#review tr[data-ply="{WIPEOUT_BLUNDER_PLY}"]')
+    expect(blunder.locator(".mistake-label")).to_be_visible(timeout=60_000)
+    expect(page.locator("#review .analysis-averages")).to_contain_text("White: ")
