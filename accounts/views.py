@@ -1,10 +1,12 @@
 """Sign up, sign in, the profile page with recent games, public player pages.
 
 Failed sign-ins are limited by django-axes (accounts.signin_limits), which answers
-a refused one with sign_in_refused. Password change and reset are Django's own
-views with our templates (accounts/urls.py); reset mails are limited per address
-and per client address (accounts.throttle).
+a refused one with sign_in_refused; a password set through a reset mail lifts the
+account's lock. Password change and reset are Django's own views with our templates
+(accounts/urls.py); reset mails are limited per address and per client address
+(accounts.throttle).
 """
+from axes.utils import reset as reset_sign_in_failures
 from django.contrib import messages
 from django.contrib.auth import get_user_model, login
 from django.contrib.auth import views as auth_views
@@ -12,7 +14,7 @@ from django.contrib.auth.decorators import login_required
 from django.db.models import Q
 from django.http import HttpResponseRedirect
 from django.shortcuts import get_object_or_404, redirect, render
-from django.urls import Resolver404, resolve, reverse
+from django.urls import Resolver404, resolve, reverse, reverse_lazy
 from django.utils.http import url_has_allowed_host_and_scheme, urlencode
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
@@ -78,6 +80,18 @@ class ResetPasswordView(auth_views.PasswordResetView):
             # The same answer as a sent mail: nobody learns about the address or the limit.
             return HttpResponseRedirect(self.get_success_url())
         return super().form_valid(form)
+
+
+class SetPasswordView(auth_views.PasswordResetConfirmView):
+    success_url = reverse_lazy("password_reset_complete")
+
+    def form_valid(self, form):
+        response = super().form_valid(form)
+        # Whoever read the mail owns the account: the failures counted against its
+        # name (from every address) no longer stand between them and it. What an
+        # address got wrong for other accounts still counts.
+        reset_sign_in_failures(username=form.user.get_username())
+        return response
 
 
 @require_http_methods(["GET", "POST"])

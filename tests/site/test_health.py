@@ -27,3 +27,21 @@ def test_health_is_503_and_names_redis_when_redis_is_unreachable(client):
     assert body["checks"]["database"]["ok"] is True
     assert body["checks"]["redis"]["ok"] is False
     assert "Connection" in body["checks"]["redis"]["error"]
+
+
+def test_health_warns_of_a_proxy_missing_from_trusted_proxies(live_site):
+    # The test site's daphne has no TRUSTED_PROXIES; a proxy in front of it adds X-Forwarded-For.
+    for _ in range(2):
+        request = urllib.request.Request(live_site.url + "/healthz", headers={"X-Forwarded-For": "198.51.100.9"})
+        with urllib.request.urlopen(request, timeout=10) as response:
+            body = json.load(response)
+    assert response.status == 200 and body["status"] == "ok"
+    assert any("TRUSTED_PROXIES is empty" in line for line in body["warnings"])
+    assert "TRUSTED_PROXIES is empty" in live_site.output()  # and its log says so once
+    assert live_site.output().count("TRUSTED_PROXIES is empty") == 1
+
+
+def test_health_has_no_warning_behind_a_trusted_proxy(client, settings):
+    settings.TRUSTED_PROXIES = ["127.0.0.1"]
+    response = client.get("/healthz", REMOTE_ADDR="127.0.0.1", HTTP_X_FORWARDED_FOR="198.51.100.9")
+    assert response.json()["warnings"] == []
