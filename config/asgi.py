@@ -2,7 +2,8 @@
 
 Websockets pass the allowed-hosts Origin check (a foreign page cannot open one with
 the visitor's cookies) and carry the session user via AuthMiddlewareStack. HTTP
-requests run on a fixed pool of request threads (config.request_threads).
+requests run on a fixed pool of request threads (config.request_threads), behind a
+cap on their bodies (config.body_limit).
 """
 import gc
 import os
@@ -17,11 +18,13 @@ from channels.auth import AuthMiddlewareStack  # noqa: E402  (needs Django set u
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 
+from config.body_limit import BodyLimit, limit_daphne  # noqa: E402
 from config.routing import websocket_urlpatterns  # noqa: E402
 
+limit_daphne()
 application = ProtocolTypeRouter(
     {
-        "http": django_asgi_app,
+        "http": BodyLimit(django_asgi_app),
         "websocket": AllowedHostsOriginValidator(
             AuthMiddlewareStack(URLRouter(websocket_urlpatterns))
         ),

@@ -83,6 +83,7 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
     "axes.middleware.AxesMiddleware",  # answers a refused sign-in (accounts.views.sign_in_refused)
+    "config.body_limit.BodyTooLargeMiddleware",  # answers a body config.body_limit refused
 ]
 
 ROOT_URLCONF = "config.urls"
@@ -289,6 +290,10 @@ MOVE_TIME_LIMIT = float(os.environ.get("MOVE_TIME_LIMIT", "60"))
 # A move that left the page before the deadline may arrive this much later; one
 # that arrives later still is refused and the computer moves for the player.
 MOVE_TIME_GRACE = float(os.environ.get("MOVE_TIME_GRACE", "2"))
+
+# The largest request body taken (config.body_limit): a game record is at most 64 KB
+# (games.review.records.MAX_RECORD_BYTES) and every other form far less.
+MAX_REQUEST_BODY = int(os.environ.get("MAX_REQUEST_BODY", str(256 * 1024)))
 
 LOGGING = {
     "version": 1,
