@@ -34,7 +34,18 @@ def parse(text):
 def client_address(request):
     """The client's IP address as text; always a valid address (axes stores it in a
     GenericIPAddressField)."""
-    peer = parse(request.META.get("REMOTE_ADDR") or "") or ipaddress.ip_address("0.0.0.0")
+    return address_of(request.META.get("REMOTE_ADDR") or "", request.META.get("HTTP_X_FORWARDED_FOR") or "")
+
+
+def socket_client_address(scope):
+    """The same for a websocket's ASGI scope."""
+    peer = (scope.get("client") or ("",))[0] or ""
+    forwarded = b",".join(value for name, value in scope.get("headers", ()) if name.lower() == b"x-forwarded-for")
+    return address_of(peer, forwarded.decode("latin-1"))
+
+
+def address_of(peer_text, forwarded_for):
+    peer = parse(peer_text) or ipaddress.ip_address("0.0.0.0")
     networks = trusted_networks()
 
     def trusted(address):
@@ -42,7 +53,7 @@ def client_address(request):
 
     client = peer
     if trusted(peer):
-        hops = (request.META.get("HTTP_X_FORWARDED_FOR") or "").split(",")
+        hops = forwarded_for.split(",")
         for hop in reversed(hops):
             address = parse(hop)
             if address is None:
