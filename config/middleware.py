@@ -14,3 +14,22 @@ class FormEncodingMiddleware(MiddlewareMixin):
                 and (request.encoding or "utf-8").lower() != "utf-8"):
             return HttpResponseBadRequest("A form must be sent in UTF-8.", content_type="text/plain")
         return None
+
+
+class ContentLengthMiddleware:
+    """Every whole (not streamed) answer states its length, refusals included.
+
+    CommonMiddleware sets Content-Length, but only on answers that pass back through
+    it: a foreign Host raises inside it, and that 400 went out with no length. To a
+    GET daphne then sends chunks, but to a HEAD neither a length nor chunks, which
+    leaves a client or proxy unsure where the answer ends on a kept-alive
+    connection. First in MIDDLEWARE, so every answer passes here."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        response = self.get_response(request)
+        if not response.streaming and not response.has_header("Content-Length"):
+            response.headers["Content-Length"] = str(len(response.content))
+        return response
