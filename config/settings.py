@@ -71,6 +71,7 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "config.middleware.ContentLengthMiddleware",  # first: every answer, refusals too, says its length
+    "config.middleware.ContentSecurityPolicyMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "config.client_address.UntrustedProxyMiddleware",  # logs a proxy missing from TRUSTED_PROXIES
     "config.middleware.FormEncodingMiddleware",
