@@ -1,6 +1,8 @@
 """Counters for the limits django-axes does not cover: password-reset mails (per
-address and per client address) and wrong table codes (per client address, used by
-lobby.views). Failed sign-ins are axes' (accounts.signin_limits).
+address and per client address), wrong table codes (per client address, used by
+lobby.views and the table socket) and usernames looked up in vain (per client
+address: player pages of nobody, failed sign-ups). Failed sign-ins are axes'
+(accounts.signin_limits).
 
 Counters live in the database (every daphne process sees the same ones) under a
 hash of the key, so neither client addresses nor typed mail addresses are stored.
@@ -67,9 +69,37 @@ def _code_window():
 def table_code_guessing(request):
     """Whether this client typed too many codes of no table lately (then every code
     lookup of theirs is refused for a while, so hits and misses look alike)."""
-    return reached(("table-code-miss", client_address(request)),
-                   getattr(settings, "TABLE_CODE_MISSES_PER_ADDRESS", 30), _code_window())
+    return table_code_guessing_at(client_address(request))
 
 
 def count_table_code_miss(request):
-    count(("table-code-miss", client_address(request)), _code_window())
+    count_table_code_miss_at(client_address(request))
+
+
+# The table socket (lobby.consumers) has a scope, not a request: it counts by address.
+
+def table_code_guessing_at(address):
+    return reached(("table-code-miss", address), getattr(settings, "TABLE_CODE_MISSES_PER_ADDRESS", 30),
+                   _code_window())
+
+
+def count_table_code_miss_at(address):
+    count(("table-code-miss", address), _code_window())
+
+
+# -- usernames --------------------------------------------------------------------
+# A player page answers whether a username exists, and so does a failed sign-up.
+
+def _username_window():
+    return timedelta(seconds=getattr(settings, "USERNAME_MISS_WINDOW", 10 * 60))
+
+
+def username_guessing(request):
+    """Whether this client looked up too many usernames in vain lately (then every
+    player page but its own, and every sign-up, is refused for a while)."""
+    return reached(("username-miss", client_address(request)),
+                   getattr(settings, "USERNAME_MISSES_PER_ADDRESS", 30), _username_window())
+
+
+def count_username_miss(request):
+    count(("username-miss", client_address(request)), _username_window())

@@ -1,5 +1,5 @@
 from django.contrib.auth import views as auth_views
-from django.urls import path, register_converter, reverse_lazy
+from django.urls import path, register_converter
 
 from accounts import views
 
@@ -30,7 +30,6 @@ urlpatterns = [
     path("password/change/done/", auth_views.PasswordChangeDoneView.as_view(), name="password_change_done"),
     path("password/reset/", views.ResetPasswordView.as_view(), name="password_reset"),
     path("password/reset/sent/", auth_views.PasswordResetDoneView.as_view(), name="password_reset_done"),
-    path("password/reset/<uidb64>/<token>/", auth_views.PasswordResetConfirmView.as_view(
-        success_url=reverse_lazy("password_reset_complete")), name="password_reset_confirm"),
+    path("password/reset/<uidb64>/<token>/", views.SetPasswordView.as_view(), name="password_reset_confirm"),
     path("password/reset/done/", auth_views.PasswordResetCompleteView.as_view(), name="password_reset_complete"),
 ]

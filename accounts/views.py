@@ -1,18 +1,21 @@
 """Sign up, sign in, the profile page with recent games, public player pages.
 
 Failed sign-ins are limited by django-axes (accounts.signin_limits), which answers
-a refused one with sign_in_refused. Password change and reset are Django's own
-views with our templates (accounts/urls.py); reset mails are limited per address
-and per client address (accounts.throttle).
+a refused one with sign_in_refused; a password set through a reset mail lifts the
+account's lock. Password change and reset are Django's own views with our templates
+(accounts/urls.py); reset mails are limited per address and per client address,
+and usernames looked up in vain (player pages, failed sign-ups) per client address
+(accounts.throttle).
 """
+from axes.utils import reset as reset_sign_in_failures
 from django.contrib import messages
 from django.contrib.auth import get_user_model, login
 from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
 from django.db.models import Q
-from django.http import HttpResponseRedirect
-from django.shortcuts import get_object_or_404, redirect, render
-from django.urls import Resolver404, resolve, reverse
+from django.http import Http404, HttpResponseRedirect
+from django.shortcuts import redirect, render
+from django.urls import Resolver404, resolve, reverse, reverse_lazy
 from django.utils.http import url_has_allowed_host_and_scheme, urlencode
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
@@ -79,16 +82,37 @@ class ResetPasswordView(auth_views.PasswordResetView):
         return super().form_valid(form)
 
 
+class SetPasswordView(auth_views.PasswordResetConfirmView):
+    success_url = reverse_lazy("password_reset_complete")
+
+    def form_valid(self, form):
+        response = super().form_valid(form)
+        # Whoever read the mail owns the account: the failures counted against its
+        # name (from every address) no longer stand between them and it. What an
+        # address got wrong for other accounts still counts.
+        reset_sign_in_failures(username=form.user.get_username())
+        return response
+
+
+def username_lookups_refused(request):
+    return render(request, "accounts/username_lookups_refused.html", status=429)
+
+
 @require_http_methods(["GET", "POST"])
 def signup(request):
     if request.user.is_authenticated:
         return redirect(safe_next(request))
+    if request.method == "POST" and throttle.username_guessing(request):
+        return username_lookups_refused(request)
     form = SignUpForm(request.POST or None)
-    if request.method == "POST" and form.is_valid():
-        user = form.save()
-        login(request, user, backend="django.contrib.auth.backends.ModelBackend")
-        messages.success(request, _("Welcome, %(name)s! Your account is ready.") % {"name": user.display_name})
-        return redirect(safe_next(request))
+    if request.method == "POST":
+        if form.is_valid():
+            user = form.save()
+            login(request, user, backend="django.contrib.auth.backends.ModelBackend")
+            messages.success(request, _("Welcome, %(name)s! Your account is ready.") % {"name": user.display_name})
+            return redirect(safe_next(request))
+        # A failed sign-up says whether its username is taken: it counts as a look-up.
+        throttle.count_username_miss(request)
     return render(request, "accounts/signup.html",
                   {"form": form, "next": request.POST.get("next") or request.GET.get("next", "")},
                   status=400 if request.method == "POST" else 200)
@@ -120,9 +144,14 @@ def ratings_help(request):
 
 
 def player(request, username):
-    user = get_object_or_404(get_user_model().objects.select_related("profile"), username=username, is_active=True)
-    if user == request.user:
+    if username == request.user.get_username():
         return redirect("profile")
+    if throttle.username_guessing(request):
+        return username_lookups_refused(request)  # for a name of nobody and a player's alike
+    user = get_user_model().objects.select_related("profile").filter(username=username, is_active=True).first()
+    if user is None:
+        throttle.count_username_miss(request)
+        raise Http404("no such player")
     return render(request, "accounts/profile.html", {
         "player": user, "own": False, "cards": rating_cards(user),
         "head_to_head": head_to_head(user, request.user) if request.user.is_authenticated else None,

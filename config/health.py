@@ -2,6 +2,7 @@
 
 Checked: the database, Redis, the channel layer (a message sent and received back)
 and a Celery worker (one answers a ping). Load balancers and the test suite use it.
+`warnings` lists what serves but is set up wrong (a proxy missing from TRUSTED_PROXIES).
 """
 import asyncio
 import time
@@ -16,6 +17,7 @@ from django.http import JsonResponse
 from django.views.decorators.cache import never_cache
 
 from config.celery import app as celery_app
+from config.client_address import PROXY_WARNING, untrusted_proxy
 
 
 def check_database():
@@ -81,7 +83,8 @@ def healthz(request):
             report[name] = {"ok": False, "error": f"{type(error).__name__}: {error}"}
         report[name]["ms"] = round((time.monotonic() - started) * 1000, 1)
     healthy = all(part["ok"] for part in report.values())
+    warnings = [PROXY_WARNING] if untrusted_proxy(request) else []
     return JsonResponse(
-        {"status": "ok" if healthy else "failing", "checks": report},
+        {"status": "ok" if healthy else "failing", "checks": report, "warnings": warnings},
         status=200 if healthy else 503,
     )

@@ -70,7 +70,10 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    "config.middleware.ContentLengthMiddleware",  # first: every answer, refusals too, says its length
+    "config.middleware.ContentSecurityPolicyMiddleware",
     "django.middleware.security.SecurityMiddleware",
+    "config.client_address.UntrustedProxyMiddleware",  # logs a proxy missing from TRUSTED_PROXIES
     "config.middleware.FormEncodingMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
@@ -83,6 +86,7 @@ MIDDLEWARE = [
     "django_htmx.middleware.HtmxMiddleware",
     "axes.middleware.AxesMiddleware",  # answers a refused sign-in (accounts.views.sign_in_refused)
     "config.error_pages.SiteErrorPagesMiddleware",  # the site's 404 and 500 pages with DEBUG on too
+    "config.body_limit.BodyTooLargeMiddleware",  # answers a body config.body_limit refused
 ]
 
 ROOT_URLCONF = "config.urls"
@@ -291,6 +295,8 @@ DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "reversi@localhost")
 if not DEBUG and not TESTING:
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
     SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", True)
+    # A load balancer checks health over plain HTTP: a redirect would read as a failure.
+    SECURE_REDIRECT_EXEMPT = [r"^healthz$"]
     SESSION_COOKIE_SECURE = True
     CSRF_COOKIE_SECURE = True
     SECURE_HSTS_SECONDS = int(os.environ.get("SECURE_HSTS_SECONDS", "3600"))
@@ -313,6 +319,10 @@ MOVE_TIME_GRACE = float(os.environ.get("MOVE_TIME_GRACE", "2"))
 # address, may have it thinking on at once (games.thinking); a further move waits.
 COMPUTER_THINKING_PER_VISITOR = int(os.environ.get("COMPUTER_THINKING_PER_VISITOR", "2"))
 COMPUTER_THINKING_PER_ADDRESS = int(os.environ.get("COMPUTER_THINKING_PER_ADDRESS", "4"))
+
+# The largest request body taken (config.body_limit): a game record is at most 64 KB
+# (games.review.records.MAX_RECORD_BYTES) and every other form far less.
+MAX_REQUEST_BODY = int(os.environ.get("MAX_REQUEST_BODY", str(256 * 1024)))
 
 LOGGING = {
     "version": 1,

@@ -11,6 +11,8 @@ from django.conf import settings
 from django.template.loader import render_to_string
 from django.utils import translation
 
+from accounts import throttle
+from config.client_address import socket_client_address
 from games import broadcast
 from games.access import Viewer
 from games.consumers import requested_language
@@ -65,14 +67,14 @@ class TableConsumer(AsyncWebsocketConsumer):
     async def connect(self):
         self.language = requested_language(self.scope)
         self.viewer = Viewer.from_scope(self.scope)
-        self.table = await self.find_table(self.scope["url_route"]["kwargs"]["code"])
+        self.table, refusal = await self.find_table(self.scope["url_route"]["kwargs"]["code"])
         if self.table is None:
             # Accepted, then closed with a code htmx does not reconnect after (refused
             # at the handshake, the browser would log a failed connection, a 403).
             # A guest's page meets this when its own click started the game before
             # its socket opened; it reloads with the seat at once.
             await self.accept()
-            await self.close(code=4404)
+            await self.close(code=refusal)
             return
         await broadcast.join(self, self.table.group_name)
         await self.accept()
@@ -119,10 +121,22 @@ class TableConsumer(AsyncWebsocketConsumer):
 
     @database_sync_to_async
     def find_table(self, code):
+        """(table, None), or (None, close code): 4404 for a code of no table or a table
+        this viewer may not see, 4429 for every table but their own once their address
+        typed too many wrong codes (counted with the pages', lobby.views.find_by_code)."""
+        address = socket_client_address(self.scope)
+        guessing = throttle.table_code_guessing_at(address)
         table = Table.objects.select_related("game").filter(code=code).first()
-        if table is None or not can_view(table, self.viewer):
-            return None
-        return table
+        if table is None:
+            if guessing:
+                return None, 4429
+            throttle.count_table_code_miss_at(address)
+            return None, 4404
+        if guessing and self.viewer.seat_in(table.game) is None:
+            return None, 4429
+        if not can_view(table, self.viewer):
+            return None, 4404
+        return table, None
 
     @database_sync_to_async
     def panel(self):

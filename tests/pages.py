@@ -76,7 +76,7 @@ def htmx_answer(page, path_end):
         }); }""", path_end)
     with page.expect_response(lambda response: response.url.endswith(path_end)) as answer:
         yield answer
-    page.wait_for_function("window.htmxAnswered === true")
+    page.wait_for_function("() => window.htmxAnswered === true")
 
 
 GAME_SOCKET = '[ws-connect^="/ws/games/"]'
@@ -103,7 +103,7 @@ def socket_answer(page):
             });
         }); }""")
     yield
-    page.wait_for_function("window.socketAnswered === true")
+    page.wait_for_function("() => window.socketAnswered === true")
 
 
 class MovesSent:

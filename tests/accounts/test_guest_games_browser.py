@@ -62,7 +62,7 @@ def test_a_guest_signs_up_signs_out_signs_in_and_finds_every_game(live_site, pat
     page.wait_for_function("() => { const s = document.querySelector('#game-state'); "
                            "return s.dataset.turn === document.querySelector('#game').dataset.viewerColours; }")
     page.locator("#game-state button.cell.legal").first.click()
-    page.wait_for_function("Number(document.querySelector('#game-state').dataset.ply) >= 1")
+    page.wait_for_function("() => Number(document.querySelector('#game-state').dataset.ply) >= 1")
     computer_game = Game.objects.get(kind="computer").public_id
 
     # A seat at a friend's table, by its link.

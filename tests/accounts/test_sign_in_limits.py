@@ -131,3 +131,43 @@ def test_a_username_of_five_thousand_characters_is_just_a_wrong_one(path):
     response, client = sign_in("9" * 5000, "guess", path=path)
     assert response.status_code == 200 and not signed_in(client)
     assert [len(attempt.username) for attempt in AccessAttempt.objects.all()] == [255]
+
+
+def test_a_password_reset_through_the_mail_lifts_the_lock_on_the_account(alice):
+    import re
+
+    from django.core import mail
+
+    for attempt in range(5):
+        response, _client = sign_in("alice", f"guess {attempt}")
+    response, client = sign_in("alice", PASSWORD)
+    assert response.status_code == 429 and not signed_in(client)
+
+    client = Client(REMOTE_ADDR="203.0.113.7")
+    client.post("/accounts/password/reset/", {"email": "alice@example.com"})
+    link = re.search(r"http://testserver(/accounts/password/reset/\S+/)", mail.outbox[-1].body).group(1)
+    form = client.get(link, follow=True)
+    new_password = "a brand new passphrase"
+    done = client.post(form.redirect_chain[-1][0], {"new_password1": new_password, "new_password2": new_password})
+    assert done.status_code == 302
+    assert "Password set" in client.get(done["Location"]).content.decode()
+
+    # Whoever proved they own the mailbox is in at once, from the address that was locked.
+    response, client = sign_in("alice", new_password)
+    assert response.status_code == 302 and signed_in(client)
+
+
+def test_a_password_reset_leaves_the_count_of_a_guessing_address_alone(alice):
+    from django.contrib.auth.tokens import default_token_generator
+    from django.utils.encoding import force_bytes
+    from django.utils.http import urlsafe_base64_encode
+
+    for attempt in range(50):
+        sign_in(f"victim{attempt}", "guess", address="198.51.100.1")
+    link = "/accounts/password/reset/{}/{}/".format(urlsafe_base64_encode(force_bytes(alice.pk)),
+                                                   default_token_generator.make_token(alice))
+    client = Client(REMOTE_ADDR="198.51.100.1")
+    form = client.get(link, follow=True)
+    client.post(form.redirect_chain[-1][0], {"new_password1": "another passphrase", "new_password2": "another passphrase"})
+    response, client = sign_in("alice", "another passphrase", address="198.51.100.1")
+    assert response.status_code == 429 and not signed_in(client)

@@ -75,7 +75,7 @@ def test_a_guest_in_german_and_a_host_in_english_misclick_at_a_table(live_site, 
     guest.wait_for_load_state()  # htmx takes over the forms at DOMContentLoaded: before, a post is plain
     # The seats socket's first push makes the form offer the free seats only (table.js):
     # a seat added to the list before it arrives would be taken away again.
-    guest.wait_for_function("window.seatsPushes > 0")
+    guest.wait_for_function("() => window.seatsPushes > 0")
 
     # The form offers the free seat only; refused values are answered in place, in German.
     options = guest.locator(".guest-form select[name=seat] option")
@@ -91,11 +91,11 @@ def test_a_guest_in_german_and_a_host_in_english_misclick_at_a_table(live_site, 
     guest.get_by_role("button", name="Als Gast spielen").click()
     wait_for_board(guest)
     wait_for_board(host)
-    guest.wait_for_function("document.querySelector('#game').dataset.viewerColours === 'white'", timeout=10000)
+    guest.wait_for_function("() => document.querySelector('#game').dataset.viewerColours === 'white'", timeout=10000)
     game = Game.objects.get(tables__code=code)
 
     # Black (the host) to move: only the host's page shows markers and sends clicks.
-    host.wait_for_function("document.querySelector('#game-state .cell.legal')")
+    host.wait_for_function("() => document.querySelector('#game-state .cell.legal')")
     assert markers_shown(host) > 0 and markers_shown(guest) == 0
     guest_sent = MovesSent(guest)
     for cell in guest.locator("#game-state button.cell").all()[::7]:
@@ -117,7 +117,7 @@ def test_a_guest_in_german_and_a_host_in_english_misclick_at_a_table(live_site, 
     assert_board_is_the_stored_game(host, game)
 
     # White (the guest) to move.
-    guest.wait_for_function("document.querySelector('#game-state .cell.legal')")
+    guest.wait_for_function("() => document.querySelector('#game-state .cell.legal')")
     assert markers_shown(guest) > 0 and markers_shown(host) == 0
     host.locator("#game-state button.cell.legal").first.click(force=True)
     square = empty_not_legal(guest)
@@ -151,7 +151,7 @@ def test_a_guest_who_sits_down_lands_on_a_page_that_knows_their_seat(live_site, 
         guest.get_by_label("Your name").fill(f"Guest {attempt}")
         guest.get_by_role("button", name="Play as a guest").click()
         wait_for_board(guest)
-        guest.wait_for_function("document.querySelector('#game').dataset.viewerColours === 'white'", timeout=10000)
+        guest.wait_for_function("() => document.querySelector('#game').dataset.viewerColours === 'white'", timeout=10000)
         wait_for_board(host)
         host_clock = host.locator("#move-clock .seconds")
         expect(host_clock).to_be_visible()

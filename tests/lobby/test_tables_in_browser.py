@@ -61,7 +61,7 @@ def board(page):
 
 
 def wait_for_ply(page, ply):
-    page.wait_for_function(f"document.querySelector('#game-state') && "
+    page.wait_for_function(f"() => document.querySelector('#game-state') && "
                            f"Number(document.querySelector('#game-state').dataset.ply) >= {ply}")
 
 

@@ -13,7 +13,7 @@ pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.browser]
 def play_first_legal_move(page):
     before = int(state(page, "ply"))
     page.locator("#game-state button.cell.legal").first.click()
-    page.wait_for_function(f"Number(document.querySelector('#game-state').dataset.ply) > {before}")
+    page.wait_for_function(f"() => Number(document.querySelector('#game-state').dataset.ply) > {before}")
 
 
 def test_a_whole_6x6_game_against_easy_ends_with_the_result(live_site, page):
@@ -48,7 +48,7 @@ def test_undo_twice_in_a_row_goes_back_two_of_my_moves(live_site, page):
     for expected in (positions[1], positions[0]):
         ply = int(state(page, "ply"))
         page.get_by_role("button", name="Undo").click()
-        page.wait_for_function(f"Number(document.querySelector('#game-state').dataset.ply) < {ply}")
+        page.wait_for_function(f"() => Number(document.querySelector('#game-state').dataset.ply) < {ply}")
         assert board_snapshot(page) == expected
         assert state(page, "turn") == me
     if positions[0] == board_snapshot(page) and me == "black":
@@ -112,7 +112,7 @@ def test_the_keyboard_moves_a_cursor_and_enter_plays(live_site, page):
     page.keyboard.press("ArrowLeft")
     expect(page.locator(f'#game-state [data-square="{name}"]')).to_be_focused()
     page.keyboard.press("Enter")
-    page.wait_for_function(f"Number(document.querySelector('#game-state').dataset.ply) > {ply}")
+    page.wait_for_function(f"() => Number(document.querySelector('#game-state').dataset.ply) > {ply}")
     assert Move.objects.filter(ply=ply + 1, colour=me, square=name, made_by="player").exists()
 
 
@@ -131,13 +131,13 @@ def test_the_answer_to_a_click_arriving_after_the_computers_reply_does_not_undo_
     def hold_back_until_the_reply_is_shown(route):
         answer = route.fetch()  # the server has applied the move: the answer is the state after it
         page.wait_for_function(  # the computer's reply came over the websocket first
-            f"Number(document.querySelector('#game-state').dataset.ply) >= {ply + 2}")
+            f"() => Number(document.querySelector('#game-state').dataset.ply) >= {ply + 2}")
         route.fulfill(response=answer)
 
     page.route("**/move/", hold_back_until_the_reply_is_shown)
     page.evaluate("document.body.addEventListener('htmx:afterOnLoad', () => { window.answered = true; })")
     page.locator("#game-state button.cell.legal").first.click()
-    page.wait_for_function("window.answered === true")  # the late answer has been handled
+    page.wait_for_function("() => window.answered === true")  # the late answer has been handled
     assert int(state(page, "ply")) >= ply + 2
     assert state(page, "turn") == me
     expect(page.locator("#game-state button.cell.legal").first).to_be_enabled()

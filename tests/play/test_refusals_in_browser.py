@@ -133,7 +133,7 @@ def test_misclicks_against_the_computer_are_answered_in_place_in_both_languages(
     ply = int(state(page, "ply"))
     sent = MovesSent(page)
     page.locator(f'#game-state [data-square="{legal}"]').dblclick()
-    page.wait_for_function(f"Number(document.querySelector('#game-state').dataset.ply) > {ply}")
+    page.wait_for_function(f"() => Number(document.querySelector('#game-state').dataset.ply) > {ply}")
     page.wait_for_timeout(500)
     assert Move.objects.filter(game=game, colour=me, made_by="player").count() == mine + 1
     assert len(sent()) == 1
@@ -147,7 +147,7 @@ def test_misclicks_against_the_computer_are_answered_in_place_in_both_languages(
 
     def after_the_push(route):
         answer = route.fetch()
-        page.wait_for_function(f"Number(document.querySelector('#game-state').dataset.ply) < {ply}")
+        page.wait_for_function(f"() => Number(document.querySelector('#game-state').dataset.ply) < {ply}")
         route.fulfill(response=answer)
 
     page.route("**/undo/", after_the_push)

@@ -28,7 +28,7 @@ def refused_reconnection(message):
 
 
 def ply_shown(page, at_least):
-    page.wait_for_function(f"Number(document.querySelector('#game-state').dataset.ply) >= {at_least}",
+    page.wait_for_function(f"() => Number(document.querySelector('#game-state').dataset.ply) >= {at_least}",
                            timeout=15000)
 
 

@@ -27,3 +27,66 @@ def test_health_is_503_and_names_redis_when_redis_is_unreachable(client):
     assert body["checks"]["database"]["ok"] is True
     assert body["checks"]["redis"]["ok"] is False
     assert "Connection" in body["checks"]["redis"]["error"]
+
+
+def test_health_warns_of_a_proxy_missing_from_trusted_proxies(live_site):
+    # The test site's daphne has no TRUSTED_PROXIES; a proxy in front of it adds X-Forwarded-For.
+    for _ in range(2):
+        request = urllib.request.Request(live_site.url + "/healthz", headers={"X-Forwarded-For": "198.51.100.9"})
+        with urllib.request.urlopen(request, timeout=10) as response:
+            body = json.load(response)
+    assert response.status == 200 and body["status"] == "ok"
+    assert any("TRUSTED_PROXIES is empty" in line for line in body["warnings"])
+    assert "TRUSTED_PROXIES is empty" in live_site.output()  # and its log says so once
+    assert live_site.output().count("TRUSTED_PROXIES is empty") == 1
+
+
+def test_health_has_no_warning_behind_a_trusted_proxy(client, settings):
+    settings.TRUSTED_PROXIES = ["127.0.0.1"]
+    response = client.get("/healthz", REMOTE_ADDR="127.0.0.1", HTTP_X_FORWARDED_FOR="198.51.100.9")
+    assert response.json()["warnings"] == []
+
+
+def plain_http(url, path):
+    """(status, Location) of a GET over plain HTTP, redirects not followed."""
+    import http.client
+    from urllib.parse import urlsplit
+
+    parts = urlsplit(url)
+    connection = http.client.HTTPConnection(parts.hostname, parts.port, timeout=15)
+    try:
+        connection.request("GET", path)
+        response = connection.getresponse()
+        response.read()
+        return response.status, response.getheader("Location")
+    finally:
+        connection.close()
+
+
+def test_with_debug_off_the_health_check_answers_over_plain_http(live_site, tmp_path):
+    # As in production: DEBUG off, so HTTP is redirected to HTTPS, except the load balancer's check.
+    import secrets
+    import sys
+
+    from tests import servers
+
+    port = servers.free_port()
+    daphne = servers.Process(
+        "production-daphne",
+        [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port), "config.asgi:application"],
+        servers.server_env(DEBUG="0", SECRET_KEY=secrets.token_urlsafe(50), ALLOWED_HOSTS="127.0.0.1",
+                           VAR_DIR=str(tmp_path)), tmp_path)
+    url = f"http://127.0.0.1:{port}"
+    try:
+        def answers():
+            try:
+                return plain_http(url, "/rules/")
+            except OSError:
+                return None
+
+        servers.wait_for(answers, daphne, "daphne to answer")
+        status, location = plain_http(url, "/healthz")
+        assert status == 200 and location is None
+        assert plain_http(url, "/rules/") == (301, f"https://127.0.0.1:{port}/rules/")  # every other page goes to HTTPS
+    finally:
+        daphne.stop()
