@@ -1,6 +1,7 @@
 /* The compiled core of the two-player computer players (CPython extension
  * ``games.ai._core``, built by ``pip install -e .``): bitboard move
- * generation and flips, perft, and the exact endgame solver of endgame.py.
+ * generation and flips, perft, the exact endgame solver of endgame.py and
+ * the static evaluations (evaluation.py's hand-made one, learned.py's).
  * games.ai.core wraps it; the pure-Python modules stay the reference it is
  * tested against (tests/ai/test_core.py) and the fallback without a compiler.
  *
@@ -267,6 +268,94 @@ static int probe(const Geo *g, u128 P, u128 O, int t, int n, int first, int *pro
     return best;
 }
 
+/* ------------------------------------------------ the static evaluations */
+
+/* The same values as the Python evaluations (evaluation.py's hand-made one,
+ * patterns.py/learned.py's learned one), from the tables Python builds
+ * (core.native_evaluator): the hand-made one in the same double operations
+ * in the same order, truncated like int(); the learned one in integers. */
+#define NHAND 9
+#define MAX_INST 160
+
+typedef struct {
+    PyObject_HEAD
+    Geo g;
+    u128 edges;
+    int total;                /* playable squares */
+    double *hand;             /* per number of empties: NHAND interpolated weights */
+    int ncorners;
+    u128 *cbit, *cx, *cc;     /* per corner: its bit, its X squares, its C squares */
+    int *rays;                /* per corner: square, number of rays, each ray: length, squares */
+    int prio[128];            /* the search's static move order (smaller first) */
+    int patterns, uses_hand, features, ninst;
+    int offset[MAX_INST];     /* per instance: its class's first index */
+    int first[129];           /* square s: its (instance, power) pairs first[s] .. first[s + 1] - 1 */
+    int *inst, *pow3;
+    Py_buffer *bufs;          /* the weight arrays, per number of empties (held, not copied) */
+    int nbufs;
+} EvalObject;
+
+static int stable_count(const EvalObject *ev, u128 B) {
+    if (!(B & ev->g.corners)) return 0;
+    int n = 0;
+    const int *r = ev->rays;
+    for (int k = 0; k < ev->ncorners; k++) {
+        int own = (int)(B >> r[0] & 1), nr = r[1];
+        r += 2;
+        n += own;
+        for (int j = 0; j < nr; j++) {
+            int len = *r++;
+            if (own)
+                for (int i = 0; i < len && (B >> r[i] & 1); i++) n++;
+            r += len;
+        }
+    }
+    return n;
+}
+
+static int hand_eval(const EvalObject *ev, u128 P, u128 O) {
+    const Geo *g = &ev->g;
+    u128 E = g->play & ~(P | O);
+    int e = count(E);
+    const double *w = ev->hand + e * NHAND;
+    int mp = count(moves(g, P, O)), mo = count(moves(g, O, P));
+    double v = w[0] * (double)(mp - mo) / (double)(mp + mo + 2);
+    int fp = count(around(g, O) & E), fo = count(around(g, P) & E);
+    v += w[1] * (double)(fp - fo) / (double)(fp + fo + 2);
+    v += w[2] * (double)(count(P & g->corners) - count(O & g->corners));
+    u128 dx = 0, dc = 0;
+    for (int k = 0; k < ev->ncorners; k++)
+        if (E & ev->cbit[k]) { dx |= ev->cx[k]; dc |= ev->cc[k]; }
+    v += w[3] * (double)(count(P & dx) - count(O & dx));
+    v += w[4] * (double)(count(P & dc) - count(O & dc));
+    if ((P | O) & g->corners) v += w[5] * (double)(stable_count(ev, P) - stable_count(ev, O));
+    v += w[6] * (double)(count(P & ev->edges) - count(O & ev->edges));
+    v += w[7] * (double)(count(P) - count(O));
+    if (w[8] != 0.0) v += (e & 1) ? w[8] : -w[8];
+    return (int)v; /* int() truncates toward zero, so does C */
+}
+
+static inline int floor_div1000(int a) { return a >= 0 ? a / 1000 : -((-a + 999) / 1000); }
+
+static int evaluate(const EvalObject *ev, u128 P, u128 O) {
+    if (!ev->patterns) return hand_eval(ev, P, O);
+    int idx[MAX_INST];
+    memcpy(idx, ev->offset, ev->ninst * sizeof(int));
+    for (u128 b = P; b; b &= b - 1) {
+        int s = lowest(b);
+        for (int k = ev->first[s]; k < ev->first[s + 1]; k++) idx[ev->inst[k]] += ev->pow3[k];
+    }
+    for (u128 b = O; b; b &= b - 1) {
+        int s = lowest(b);
+        for (int k = ev->first[s]; k < ev->first[s + 1]; k++) idx[ev->inst[k]] += 2 * ev->pow3[k];
+    }
+    const int16_t *w = ev->bufs[ev->total - count(P | O)].buf;
+    int v = w[ev->features];
+    for (int i = 0; i < ev->ninst; i++) v += w[idx[i]];
+    if (ev->uses_hand && w[ev->features + 1]) v += floor_div1000(w[ev->features + 1] * hand_eval(ev, P, O));
+    return v;
+}
+
 /* ------------------------------------------------------------ Python side */
 
 static int to_u128(PyObject *x, u128 *out) {
@@ -415,14 +504,203 @@ static PyTypeObject CoreType = {
     .tp_methods = Core_methods,
 };
 
+/* ------------------------------------------------------- the Evaluator type */
+
+
+static void Eval_dealloc(EvalObject *self) {
+    for (int i = 0; i < self->nbufs; i++) PyBuffer_Release(&self->bufs[i]);
+    PyMem_Free(self->bufs);
+    PyMem_Free(self->hand);
+    PyMem_Free(self->cbit);
+    PyMem_Free(self->rays);
+    PyMem_Free(self->inst);
+    Py_TYPE(self)->tp_free((PyObject *)self);
+}
+
+/* a Python sequence as ints, into a new array (NULL and an exception on error) */
+static long *long_items(PyObject *seq, Py_ssize_t *n) {
+    PyObject *fast = PySequence_Fast(seq, "a sequence of ints was expected");
+    if (!fast) return NULL;
+    *n = PySequence_Fast_GET_SIZE(fast);
+    long *out = PyMem_Calloc(*n + 1, sizeof(long));
+    if (!out) { Py_DECREF(fast); PyErr_NoMemory(); return NULL; }
+    for (Py_ssize_t i = 0; i < *n; i++) {
+        out[i] = PyLong_AsLong(PySequence_Fast_GET_ITEM(fast, i));
+        if (out[i] == -1 && PyErr_Occurred()) { Py_DECREF(fast); PyMem_Free(out); return NULL; }
+    }
+    Py_DECREF(fast);
+    return out;
+}
+
+static int Eval_init(EvalObject *self, PyObject *args, PyObject *kw) {
+    static char *names[] = {"core", "edges", "hand", "corner_adj", "corner_rays", "priority", "patterns", NULL};
+    PyObject *core, *edges, *hand, *adj, *rays, *prio, *patterns;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "O!OOOOOO", names, &CoreType, &core, &edges, &hand, &adj, &rays,
+                                     &prio, &patterns))
+        return -1;
+    if (self->hand) { PyErr_SetString(PyExc_RuntimeError, "an Evaluator is set up once"); return -1; }
+    self->g = ((CoreObject *)core)->g;
+    self->total = self->g.top;
+    if (!to_u128(edges, &self->edges)) return -1;
+    /* hand: (total + 1) rows of NHAND floats */
+    if (PySequence_Size(hand) != self->total + 1) { PyErr_SetString(PyExc_ValueError, "one weight row per number of empties"); return -1; }
+    self->hand = PyMem_Calloc((size_t)(self->total + 1) * NHAND, sizeof(double));
+    if (!self->hand) { PyErr_NoMemory(); return -1; }
+    for (int e = 0; e <= self->total; e++) {
+        PyObject *row = PySequence_GetItem(hand, e);
+        if (!row) return -1;
+        for (int k = 0; k < NHAND; k++) {
+            PyObject *x = PySequence_GetItem(row, k);
+            if (!x) { Py_DECREF(row); return -1; }
+            self->hand[e * NHAND + k] = PyFloat_AsDouble(x);
+            Py_DECREF(x);
+        }
+        Py_DECREF(row);
+        if (PyErr_Occurred()) return -1;
+    }
+    /* corners: (bit, X squares, C squares) and (square, [ray, ...]) in the same order */
+    Py_ssize_t nc = PySequence_Size(adj);
+    if (nc < 0 || nc != PySequence_Size(rays)) { PyErr_SetString(PyExc_ValueError, "corner tables differ"); return -1; }
+    self->ncorners = (int)nc;
+    self->cbit = PyMem_Calloc(3 * nc + 1, sizeof(u128));
+    self->rays = PyMem_Calloc(2 * nc + 4 * 128 + 1, sizeof(int));
+    if (!self->cbit || !self->rays) { PyErr_NoMemory(); return -1; }
+    self->cx = self->cbit + nc;
+    self->cc = self->cbit + 2 * nc;
+    int *r = self->rays;
+    for (Py_ssize_t k = 0; k < nc; k++) {
+        PyObject *a = PySequence_GetItem(adj, k), *cr = PySequence_GetItem(rays, k);
+        PyObject *cb = a ? PySequence_GetItem(a, 0) : NULL, *cx = a ? PySequence_GetItem(a, 1) : NULL;
+        PyObject *cc = a ? PySequence_GetItem(a, 2) : NULL, *sq = cr ? PySequence_GetItem(cr, 0) : NULL;
+        PyObject *lines = cr ? PySequence_GetItem(cr, 1) : NULL;
+        int ok = cb && cx && cc && sq && lines && to_u128(cb, &self->cbit[k]) && to_u128(cx, &self->cx[k])
+                 && to_u128(cc, &self->cc[k]);
+        if (ok) {
+            *r++ = (int)PyLong_AsLong(sq);
+            Py_ssize_t nr = PySequence_Size(lines);
+            *r++ = (int)nr;
+            for (Py_ssize_t j = 0; ok && j < nr; j++) {
+                Py_ssize_t len;
+                PyObject *line = PySequence_GetItem(lines, j);
+                long *v = line ? long_items(line, &len) : NULL;
+                Py_XDECREF(line);
+                if (!v || r + len + 1 > self->rays + 2 * nc + 4 * 128) { ok = 0; PyMem_Free(v); break; }
+                *r++ = (int)len;
+                for (Py_ssize_t i = 0; i < len; i++) *r++ = (int)v[i];
+                PyMem_Free(v);
+            }
+        }
+        Py_XDECREF(a); Py_XDECREF(cr); Py_XDECREF(cb); Py_XDECREF(cx); Py_XDECREF(cc); Py_XDECREF(sq); Py_XDECREF(lines);
+        if (!ok || PyErr_Occurred()) {
+            if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "bad corner tables");
+            return -1;
+        }
+    }
+    Py_ssize_t n;
+    long *pr = long_items(prio, &n);
+    if (!pr) return -1;
+    for (Py_ssize_t i = 0; i < n && i < 128; i++) self->prio[i] = (int)pr[i];
+    PyMem_Free(pr);
+    /* patterns: None (the hand-made evaluation alone) or (instances, features, per-empties weights, uses_hand),
+     * instances: [(class offset, [squares in digit order]), ...] */
+    if (patterns == Py_None) return 0;
+    PyObject *instances, *stages;
+    if (!PyArg_ParseTuple(patterns, "OiOp", &instances, &self->features, &stages, &self->uses_hand)) return -1;
+    Py_ssize_t ni = PySequence_Size(instances);
+    if (ni < 0 || ni > MAX_INST) { PyErr_SetString(PyExc_ValueError, "too many pattern instances"); return -1; }
+    self->ninst = (int)ni;
+    int counts[129] = {0}, total = 0;
+    long *sqs[MAX_INST];
+    Py_ssize_t lens[MAX_INST];
+    for (Py_ssize_t i = 0; i < ni; i++) {
+        PyObject *it = PySequence_GetItem(instances, i);
+        PyObject *off = it ? PySequence_GetItem(it, 0) : NULL, *cells = it ? PySequence_GetItem(it, 1) : NULL;
+        sqs[i] = cells ? long_items(cells, &lens[i]) : NULL;
+        if (off) self->offset[i] = (int)PyLong_AsLong(off);
+        Py_XDECREF(it); Py_XDECREF(off); Py_XDECREF(cells);
+        if (!sqs[i] || PyErr_Occurred()) { for (Py_ssize_t j = 0; j <= i; j++) PyMem_Free(sqs[j]); return -1; }
+        for (Py_ssize_t j = 0; j < lens[i]; j++) {
+            if (sqs[i][j] < 0 || sqs[i][j] > 127 || lens[i] > 13) {
+                for (Py_ssize_t q = 0; q <= i; q++) PyMem_Free(sqs[q]);
+                PyErr_SetString(PyExc_ValueError, "bad pattern square");
+                return -1;
+            }
+            counts[sqs[i][j]]++;
+            total++;
+        }
+    }
+    self->inst = PyMem_Calloc(2 * total + 2, sizeof(int));
+    if (!self->inst) { for (Py_ssize_t i = 0; i < ni; i++) PyMem_Free(sqs[i]); PyErr_NoMemory(); return -1; }
+    self->pow3 = self->inst + total + 1;
+    self->first[0] = 0;
+    for (int s = 0; s < 128; s++) self->first[s + 1] = self->first[s] + counts[s];
+    int fill[128];
+    memcpy(fill, self->first, sizeof fill);
+    for (Py_ssize_t i = 0; i < ni; i++) {
+        int p = 1;
+        for (Py_ssize_t j = 0; j < lens[i]; j++, p *= 3) {
+            int k = fill[sqs[i][j]]++;
+            self->inst[k] = (int)i;
+            self->pow3[k] = p;
+        }
+        PyMem_Free(sqs[i]);
+    }
+    Py_ssize_t ns = PySequence_Size(stages);
+    if (ns != self->total + 1) { PyErr_SetString(PyExc_ValueError, "one weight array per number of empties"); return -1; }
+    self->bufs = PyMem_Calloc(ns, sizeof(Py_buffer));
+    if (!self->bufs) { PyErr_NoMemory(); return -1; }
+    for (Py_ssize_t e = 0; e < ns; e++) {
+        PyObject *w = PySequence_GetItem(stages, e);
+        if (!w) return -1;
+        int bad = PyObject_GetBuffer(w, &self->bufs[e], PyBUF_FORMAT) < 0;
+        Py_DECREF(w);
+        if (bad) return -1;
+        self->nbufs++;
+        if (self->bufs[e].itemsize != 2 || strcmp(self->bufs[e].format, "h")
+            || self->bufs[e].len != (Py_ssize_t)(self->features + 2) * 2) {
+            PyErr_SetString(PyExc_ValueError, "the weights must be array('h') of features + 2 entries");
+            return -1;
+        }
+    }
+    self->patterns = 1;
+    return 0;
+}
+
+static PyObject *Eval_evaluate(EvalObject *self, PyObject *args) {
+    PyObject *p, *o;
+    u128 P, O;
+    if (!PyArg_ParseTuple(args, "OO", &p, &o) || !to_u128(p, &P) || !to_u128(o, &O)) return NULL;
+    return PyLong_FromLong(evaluate(self, P, O));
+}
+
+static PyMethodDef Eval_methods[] = {
+    {"evaluate", (PyCFunction)Eval_evaluate, METH_VARARGS, "evaluate(P, O): the static value for the mover (centi-discs)"},
+    {NULL, NULL, 0, NULL},
+};
+
+static PyTypeObject EvalType = {
+    PyVarObject_HEAD_INIT(NULL, 0)
+    .tp_name = "games.ai._core.Evaluator",
+    .tp_basicsize = sizeof(EvalObject),
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_doc = "A static evaluation: "
+              "Evaluator(core, edges, hand, corner_adj, corner_rays, priority, patterns)",
+    .tp_new = PyType_GenericNew,
+    .tp_init = (initproc)Eval_init,
+    .tp_dealloc = (destructor)Eval_dealloc,
+    .tp_methods = Eval_methods,
+};
+
 static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "games.ai._core", "The compiled search core.", -1, NULL};
 
 PyMODINIT_FUNC PyInit__core(void) {
-    if (PyType_Ready(&CoreType) < 0) return NULL;
+    if (PyType_Ready(&CoreType) < 0 || PyType_Ready(&EvalType) < 0) return NULL;
     PyObject *m = PyModule_Create(&module);
     if (!m) return NULL;
     Py_INCREF(&CoreType);
     if (PyModule_AddObject(m, "Core", (PyObject *)&CoreType) < 0) { Py_DECREF(&CoreType); Py_DECREF(m); return NULL; }
+    Py_INCREF(&EvalType);
+    if (PyModule_AddObject(m, "Evaluator", (PyObject *)&EvalType) < 0) { Py_DECREF(&EvalType); Py_DECREF(m); return NULL; }
     PyModule_AddIntConstant(m, "TABLE_BYTES", (long)(((size_t)1 << TT_BITS) * sizeof(Entry)));
     return m;
 }

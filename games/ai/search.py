@@ -42,6 +42,20 @@ def to_stones(v: float) -> float:
     return v / 100
 
 
+def move_priority(geo: Tables, anti: bool) -> list[int]:
+    """Static move priority per square (smaller first): corners, then plain
+    squares, then C squares, X squares last (reversed roles in anti)."""
+    static = [0] * geo.size
+    for i in geo.squares:
+        if geo.corners >> i & 1:
+            static[i] = 60 if anti else -60
+        elif geo.x_squares >> i & 1:
+            static[i] = -10 if anti else 40
+        elif geo.c_squares >> i & 1:
+            static[i] = 0 if anti else 20
+    return static
+
+
 class Searcher:
     """Alpha-beta/PVS over one geometry.  Reuse an instance to keep its table."""
 
@@ -62,26 +76,12 @@ class Searcher:
         moves = fast.moves if fast else geo.moves
         flips = fast.flips_bit if fast else geo.flips
         playable = geo.playable
-        corners = geo.corners
-        x_squares = geo.x_squares
-        c_squares = geo.c_squares
         evaluate = self.evaluate
         anti = self.anti
         tt = self.tt
         me = self
         monotonic = clock.now
-        # static move priority (smaller first): corners, then plain squares,
-        # then C squares, X squares last (reversed roles in anti)
-        static = [0] * geo.size
-        for i in geo.squares:
-            if corners >> i & 1:
-                static[i] = 60 if anti else -60
-            elif x_squares >> i & 1:
-                static[i] = -10 if anti else 40
-            elif c_squares >> i & 1:
-                static[i] = 0 if anti else 20
-            else:
-                static[i] = 0
+        static = move_priority(geo, anti)
 
         def children(P, O, mv, tt_move, depth):
             cand = []

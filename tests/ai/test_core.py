@@ -240,3 +240,32 @@ def test_the_search_finds_the_same_value_and_move_with_either_move_generation(ca
             s = Searcher(geo, evaluator(geo, anti), anti=anti, compiled=compiled)
             results.append((s.iterate(P, O, max_depth=depth, deadline=None)[:2], s.nodes))
         assert results[0] == results[1], board.render()
+
+
+EVAL_CASES = SOLVE_CASES + [dict(board="octagon", anti=True), dict(board="10x10", anti=True),
+                            dict(board="6x6", anti=True, blocked=2, seed=7)]
+
+
+@pytest.mark.parametrize("case", EVAL_CASES, ids=ids)
+def test_the_compiled_evaluations_give_the_python_values_exactly(case):
+    """Both evaluations (learned where weights are shipped, else hand-made;
+    and hand-made) on every position of seeded random games: the same
+    integer, centi-discs for the mover."""
+    from games.ai.levels import evaluator
+
+    variant = make_variant(**case)
+    geo = tables(variant.geometry)
+    for kind in ("learned", "handmade"):
+        python, native = evaluator(geo, variant.anti, kind), core.native_evaluator(geo, variant.anti, kind)
+        positions = 0
+        for seed in range(40):
+            rng = random.Random(seed)
+            board = Board(variant)
+            while not board.is_game_over() and positions < 1500:
+                t = board.turn_index
+                P, O = board.bits[t], board.bits[1 - t]
+                assert native.evaluate(P, O) == python(P, O), (kind, board.render())
+                assert native.evaluate(O, P) == python(O, P), (kind, board.render())
+                positions += 1
+                board.push(rng.choice(board.legal_moves))
+        assert positions >= 1000
