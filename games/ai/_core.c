@@ -1,7 +1,8 @@
 /* The compiled core of the two-player computer players (CPython extension
  * ``games.ai._core``, built by ``pip install -e .``): bitboard move
- * generation and flips, perft, the exact endgame solver of endgame.py and
- * the static evaluations (evaluation.py's hand-made one, learned.py's).
+ * generation and flips, perft, the exact endgame solver of endgame.py, the
+ * static evaluations (evaluation.py's hand-made one, learned.py's) and the
+ * fixed-depth midgame search of search.py on them.
  * games.ai.core wraps it; the pure-Python modules stay the reference it is
  * tested against (tests/ai/test_core.py) and the fallback without a compiler.
  *
@@ -356,6 +357,101 @@ static int evaluate(const EvalObject *ev, u128 P, u128 O) {
     return v;
 }
 
+/* ---------------------------------------------- the midgame search (search.py) */
+
+/* Principal-variation search to a fixed depth, as Searcher.root/_pvs: the
+ * same values (centi-discs; a finished game 100 * discs +- WIN), the same
+ * ordering (table move, then the opponent's mobility * 10 + the static
+ * priority from 3 plies up, the static priority below; ties by square), the
+ * same pass handling (a pass keeps the depth).  At a fixed depth the value is
+ * the minimax value whatever the table holds, and the root's order is
+ * Python's, so the best move (the first in that order reaching the value)
+ * is Python's too.  Its table: MID_TT_BITS entries, one per process, always
+ * replaced; a generation per Searcher. */
+#define MID_TT_BITS 20 /* 2**20 entries of 48 bytes: 48 MiB per process, allocated at the first search */
+#define MID_CHECK 1023
+#define WIN 100000
+#define VINF 1000000000
+
+typedef struct { u128 p, o; int lo, hi; uint16_t gen; unsigned char depth, move; } MidEntry;
+
+static MidEntry *MTT;
+static uint16_t MGEN, MCUR;
+
+static inline MidEntry *mid_slot(u128 P, u128 O) {
+    uint64_t h = (uint64_t)P * 0x9E3779B97F4A7C15ull ^ (uint64_t)(P >> 64) * 0xC2B2AE3D27D4EB4Full
+               ^ (uint64_t)O * 0x165667B19E3779F9ull ^ (uint64_t)(O >> 64) * 0xD6E8FEB86659FD93ull;
+    return &MTT[(h ^ (h >> 29)) & ((1u << MID_TT_BITS) - 1)];
+}
+
+static int terminal_value(const Geo *g, u128 P, u128 O) {
+    int d = final_score(g, P, O);
+    return d > 0 ? 100 * d + WIN : d < 0 ? 100 * d - WIN : 0;
+}
+
+static int mid_children(const EvalObject *ev, u128 P, u128 O, u128 mv, int tt_move, int depth, Child *c) {
+    const Geo *g = &ev->g;
+    int k = 0;
+    for (; mv; mv &= mv - 1) {
+        int sq = lowest(mv);
+        u128 f = flips(g, sq, P, O);
+        c[k].sq = sq; c[k].p = P | f | bit(sq); c[k].o = O ^ f;
+        c[k].key = sq == tt_move ? -10000
+                 : depth >= 3 ? count(moves(g, c[k].o, c[k].p)) * 10 + ev->prio[sq] : ev->prio[sq];
+        k++;
+    }
+    for (int i = 1; i < k; i++) /* stable: ties stay in square order, as Python's (key, square) sort */
+        for (int j = i; j > 0 && c[j - 1].key > c[j].key; j--) { Child t = c[j]; c[j] = c[j - 1]; c[j - 1] = t; }
+    return k;
+}
+
+static int pvs(const EvalObject *ev, u128 P, u128 O, int depth, int alpha, int beta, int passed) {
+    const Geo *g = &ev->g;
+    NODES++;
+    if (DEADLINE > 0 && !(NODES & MID_CHECK) && clock_now() > DEADLINE) ABORTED = 1;
+    if (ABORTED) return 0;
+    if (depth <= 0) {
+        if (moves(g, P, O) || moves(g, O, P)) return evaluate(ev, P, O);
+        return terminal_value(g, P, O);
+    }
+    MidEntry *e = mid_slot(P, O);
+    int tt_move = -1;
+    if (e->gen == MCUR && e->p == P && e->o == O) {
+        tt_move = e->move;
+        if (e->depth >= depth) {
+            if (e->lo >= beta) return e->lo;
+            if (e->hi <= alpha) return e->hi;
+            if (e->lo == e->hi) return e->lo;
+        }
+    }
+    u128 mv = moves(g, P, O);
+    if (!mv) {
+        if (passed || !moves(g, O, P)) return terminal_value(g, P, O);
+        return -pvs(ev, O, P, depth, -beta, -alpha, 1);
+    }
+    Child c[100];
+    int k = mid_children(ev, P, O, mv, tt_move, depth, c);
+    int alpha0 = alpha, best = -VINF, best_sq = -1;
+    for (int i = 0; i < k; i++) {
+        int v;
+        if (i == 0) {
+            v = -pvs(ev, c[i].o, c[i].p, depth - 1, -beta, -alpha, 0);
+        } else {
+            v = -pvs(ev, c[i].o, c[i].p, depth - 1, -alpha - 1, -alpha, 0);
+            if (alpha < v && v < beta) v = -pvs(ev, c[i].o, c[i].p, depth - 1, -beta, -v, 0);
+        }
+        if (ABORTED) return 0;
+        if (v > best) {
+            best = v; best_sq = c[i].sq;
+            if (v > alpha) { alpha = v; if (v >= beta) break; }
+        }
+    }
+    e->p = P; e->o = O; e->gen = MCUR; e->depth = depth > 255 ? 255 : depth; e->move = best_sq;
+    e->lo = best <= alpha0 ? -VINF : best;
+    e->hi = best >= beta ? VINF : best;
+    return best;
+}
+
 /* ------------------------------------------------------------ Python side */
 
 static int to_u128(PyObject *x, u128 *out) {
@@ -673,8 +769,73 @@ static PyObject *Eval_evaluate(EvalObject *self, PyObject *args) {
     return PyLong_FromLong(evaluate(self, P, O));
 }
 
+static PyObject *Eval_new_table(EvalObject *self, PyObject *unused) {
+    (void)self; (void)unused;
+    if (!MTT) {
+        MTT = PyMem_RawCalloc((size_t)1 << MID_TT_BITS, sizeof(MidEntry));
+        if (!MTT) return PyErr_NoMemory();
+    }
+    if (++MGEN == 0) { memset(MTT, 0, ((size_t)1 << MID_TT_BITS) * sizeof(MidEntry)); MGEN = 1; }
+    return PyLong_FromLong(MGEN);
+}
+
+/* root(P, O, depth, first_move, table, seconds, cpu_clock) -> (value, best, nodes, finished, partial):
+ * Searcher.root with the full window: the table move (first_move, else the
+ * table's) first, every move then by the mobility key.  partial: (value, move)
+ * of the best move when the time ran out, or None. */
+static PyObject *Eval_root(EvalObject *self, PyObject *args) {
+    PyObject *p, *o;
+    int depth, first, table, cpu;
+    double seconds;
+    u128 P, O;
+    if (!PyArg_ParseTuple(args, "OOiiidp", &p, &o, &depth, &first, &table, &seconds, &cpu)
+        || !to_u128(p, &P) || !to_u128(o, &O))
+        return NULL;
+    if (!MTT || table < 1 || table > MGEN) { PyErr_SetString(PyExc_ValueError, "no such table (new_table())"); return NULL; }
+    const Geo *g = &self->g;
+    u128 mv = moves(g, P, O);
+    if (!mv) { PyErr_SetString(PyExc_ValueError, "root() needs a position with a legal move"); return NULL; }
+    MCUR = (uint16_t)table;
+    USE_CPU = cpu;
+    NODES = 0;
+    MAX_NODES = -1;
+    ABORTED = 0;
+    DEADLINE = seconds > 0 ? clock_now() + seconds : 0;
+    MidEntry *e = mid_slot(P, O);
+    if (first < 0 && e->gen == MCUR && e->p == P && e->o == O) first = e->move;
+    Child c[100];
+    int k = mid_children(self, P, O, mv, first, depth > 3 ? depth : 3, c);
+    int alpha = -VINF, beta = VINF, best = -VINF, best_sq = c[0].sq, seen = 0;
+    for (int i = 0; i < k; i++) {
+        int v;
+        if (i == 0) {
+            v = -pvs(self, c[i].o, c[i].p, depth - 1, -beta, -alpha, 0);
+        } else {
+            v = -pvs(self, c[i].o, c[i].p, depth - 1, -alpha - 1, -alpha, 0);
+            if (alpha < v && v < beta) v = -pvs(self, c[i].o, c[i].p, depth - 1, -beta, -v, 0);
+        }
+        if (ABORTED) break;
+        if (v > best) {
+            best = v; best_sq = c[i].sq; seen = 1;
+            if (v > alpha) alpha = v;
+        }
+    }
+    if (ABORTED) {
+        if (!seen) return Py_BuildValue("iiLOO", 0, -1, NODES, Py_False, Py_None);
+        return Py_BuildValue("iiLO(ii)", 0, -1, NODES, Py_False, best, best_sq);
+    }
+    e = mid_slot(P, O);
+    e->p = P; e->o = O; e->gen = MCUR; e->depth = depth > 255 ? 255 : depth; e->move = best_sq;
+    e->lo = e->hi = best;
+    return Py_BuildValue("iiLOO", best, best_sq, NODES, Py_True, Py_None);
+}
+
 static PyMethodDef Eval_methods[] = {
     {"evaluate", (PyCFunction)Eval_evaluate, METH_VARARGS, "evaluate(P, O): the static value for the mover (centi-discs)"},
+    {"new_table", (PyCFunction)Eval_new_table, METH_NOARGS,
+     "new_table(): a fresh generation of the search's transposition table (one per Searcher)"},
+    {"root", (PyCFunction)Eval_root, METH_VARARGS,
+     "root(P, O, depth, first_move, table, seconds, cpu_clock) -> (value, best, nodes, finished, partial)"},
     {NULL, NULL, 0, NULL},
 };
 
@@ -683,7 +844,7 @@ static PyTypeObject EvalType = {
     .tp_name = "games.ai._core.Evaluator",
     .tp_basicsize = sizeof(EvalObject),
     .tp_flags = Py_TPFLAGS_DEFAULT,
-    .tp_doc = "A static evaluation: "
+    .tp_doc = "A static evaluation and the midgame search on it: "
               "Evaluator(core, edges, hand, corner_adj, corner_rays, priority, patterns)",
     .tp_new = PyType_GenericNew,
     .tp_init = (initproc)Eval_init,
@@ -701,6 +862,7 @@ PyMODINIT_FUNC PyInit__core(void) {
     if (PyModule_AddObject(m, "Core", (PyObject *)&CoreType) < 0) { Py_DECREF(&CoreType); Py_DECREF(m); return NULL; }
     Py_INCREF(&EvalType);
     if (PyModule_AddObject(m, "Evaluator", (PyObject *)&EvalType) < 0) { Py_DECREF(&EvalType); Py_DECREF(m); return NULL; }
+    PyModule_AddIntConstant(m, "SEARCH_TABLE_BYTES", (long)(((size_t)1 << MID_TT_BITS) * sizeof(MidEntry)));
     PyModule_AddIntConstant(m, "TABLE_BYTES", (long)(((size_t)1 << TT_BITS) * sizeof(Entry)));
     return m;
 }

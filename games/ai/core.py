@@ -22,15 +22,16 @@ from .bitboard import Tables
 from .endgame import INF, Timeout
 
 try:
-    from ._core import TABLE_BYTES, Core, Evaluator
+    from ._core import SEARCH_TABLE_BYTES, TABLE_BYTES, Core, Evaluator
 except ImportError:  # no compiler at install, or a bare checkout
-    Core, Evaluator, TABLE_BYTES = None, None, 0
+    Core, Evaluator, TABLE_BYTES, SEARCH_TABLE_BYTES = None, None, 0, 0
 if os.environ.get("GAMES_AI_ENGINE") == "python":
-    Core, Evaluator, TABLE_BYTES = None, None, 0
+    Core, Evaluator, TABLE_BYTES, SEARCH_TABLE_BYTES = None, None, 0, 0
 if Core is None and os.environ.get("GAMES_AI_REQUIRE_CORE") == "1":
     raise ImportError("GAMES_AI_REQUIRE_CORE=1 but the compiled core games.ai._core is not built "
                       "(pip install -e . builds it)")
-# TABLE_BYTES: the C solver's transposition table, one per process, allocated at its first solve
+# TABLE_BYTES: the C solver's transposition table, SEARCH_TABLE_BYTES the C midgame
+# search's; one each per process, allocated at their first use
 
 
 def available() -> bool:
@@ -54,7 +55,8 @@ def core_for(geo: Tables, anti: bool):
 @lru_cache(maxsize=64)
 def native_evaluator(geo: Tables, anti: bool, evaluation: str = "learned"):
     """The compiled twin of ``levels.evaluator(geo, anti, evaluation)``, the
-    same values (``tests/ai/test_core.py``); ``None`` without the core."""
+    same values (``tests/ai/test_core.py``), carrying the midgame search
+    (``Searcher(native=...)``); ``None`` without the core."""
     if Core is None:
         return None
     from .evaluation import hand_tables

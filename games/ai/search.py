@@ -59,10 +59,13 @@ def move_priority(geo: Tables, anti: bool) -> list[int]:
 class Searcher:
     """Alpha-beta/PVS over one geometry.  Reuse an instance to keep its table."""
 
-    def __init__(self, geo: Tables, evaluate, *, anti: bool = False, compiled: bool = True):
+    def __init__(self, geo: Tables, evaluate, *, anti: bool = False, compiled: bool = True, native=None):
         self.geo = geo
         self.compiled = compiled  # move generation by the compiled core when it is built
         self.evaluate = evaluate
+        # ``core.native_evaluator`` of the same evaluation: root() searches in C
+        self.native = native if compiled else None
+        self._table = native.new_table() if self.native is not None else 0
         self.anti = anti
         self.tt: dict = {}
         self.nodes = 0
@@ -162,6 +165,8 @@ class Searcher:
     def root(self, P: int, O: int, depth: int, alpha: int = -INF, beta: int = INF,
              first_move: int = -1) -> tuple[int, int]:
         """Search to ``depth``; returns (value, best square).  Needs a legal move."""
+        if self.native is not None and alpha == -INF and beta == INF:
+            return self._native_root(P, O, depth, first_move)
         mv = self.geo.moves(P, O)
         assert mv, "root() needs a position with a legal move"
         entry = self.tt.get((P, O))
@@ -187,6 +192,19 @@ class Searcher:
                         break
         self.tt[(P, O)] = (depth, best, best, best_sq) if best < beta else (depth, best, INF, best_sq)
         return best, best_sq
+
+    def _native_root(self, P: int, O: int, depth: int, first_move: int) -> tuple[int, int]:
+        seconds = 0.0
+        if self.deadline is not None:
+            seconds = max(1e-9, self.deadline - clock.now())
+        value, best, nodes, finished, partial = self.native.root(P, O, depth, first_move, self._table, seconds,
+                                                                 clock.cpu_clock())
+        self.nodes += nodes
+        if partial is not None:
+            self._partial = partial
+        if not finished:
+            raise Timeout
+        return value, best
 
     def iterate(self, P: int, O: int, *, max_depth: int = 64, deadline: float | None = None,
                 min_depth: int = 1) -> tuple[int, int, int]:
