@@ -24,6 +24,13 @@
 #include <string.h>
 #include <time.h>
 
+#if defined(__x86_64__) && defined(__GNUC__)
+/* the popcnt instruction (every x86-64 since about 2008; checked at import)
+ * instead of a library call per count */
+#pragma GCC target("popcnt")
+#define NEEDS_POPCNT 1
+#endif
+
 typedef unsigned __int128 u128;
 
 #define INF 1000
@@ -36,7 +43,7 @@ typedef unsigned __int128 u128;
 
 typedef struct {
     u128 play, corners, xsq;
-    int dirs[8], run, top, anti;
+    int dirs[8], doubling, top, anti;
     int region[128], prio[128];
 } Geo;
 
@@ -54,31 +61,48 @@ static inline int lowest(u128 x) {
     uint64_t lo = (uint64_t)x;
     return lo ? __builtin_ctzll(lo) : 64 + __builtin_ctzll((uint64_t)(x >> 64));
 }
-static inline u128 shift(const Geo *g, u128 x, int d) { return (d > 0 ? x << d : x >> -d) & g->play; }
+
+/* Unmasked shifts: a bit that leaves its row lands on a never-playable
+ * sentinel column (or off the 128 bits), so the '& O', '& P' and '& empty'
+ * that follow every shift below drop it. */
+static inline u128 sh(u128 x, int d) { return d > 0 ? x << d : x >> -d; }
+
+/* Legal moves: per direction, the runs of O next to P (Kogge-Stone: two
+ * single steps, then g->doubling steps of two squares, covering the
+ * longest run a line holds), then one step onto an empty square. */
+#define RUNS(SH, d)                                                     \
+    do {                                                                \
+        u128 x = O & SH(P, d);                                          \
+        x |= O & SH(x, d);                                              \
+        u128 pre = O & SH(O, d);                                        \
+        for (int i = 0; i < g->doubling; i++) x |= pre & SH(x, 2 * (d)); \
+        m |= SH(x, d);                                                  \
+    } while (0)
+#define UP(x, n) ((x) << (n))
+#define DOWN(x, n) ((x) >> (n))
 
 static u128 moves(const Geo *g, u128 P, u128 O) {
-    u128 empty = g->play & ~(P | O), m = 0;
-    for (int k = 0; k < 8; k++) {
-        int d = g->dirs[k];
-        u128 x = shift(g, P, d) & O;
-        for (int i = 0; i < g->run; i++) x |= shift(g, x, d) & O;
-        m |= shift(g, x, d) & empty;
-    }
-    return m;
+    u128 m = 0;
+    int s = g->dirs[2];
+    RUNS(UP, 1); RUNS(DOWN, 1);
+    RUNS(UP, s); RUNS(DOWN, s);
+    RUNS(UP, s + 1); RUNS(DOWN, s + 1);
+    RUNS(UP, s - 1); RUNS(DOWN, s - 1);
+    return m & g->play & ~(P | O);
 }
 
 static u128 around(const Geo *g, u128 x) {
     u128 r = 0;
-    for (int k = 0; k < 8; k++) r |= shift(g, x, g->dirs[k]);
-    return r;
+    for (int k = 0; k < 8; k++) r |= sh(x, g->dirs[k]);
+    return r & g->play;
 }
 
 static u128 flips(const Geo *g, int sq, u128 P, u128 O) {
     u128 f = 0, b = bit(sq);
     for (int k = 0; k < 8; k++) {
         int d = g->dirs[k];
-        u128 run = 0, x = shift(g, b, d);
-        while (x & O) { run |= x; x = shift(g, x, d); }
+        u128 run = 0, x = sh(b, d);
+        while (x & O) { run |= x; x = sh(x, d); }
         if (x & P) f |= run;
     }
     return f;
@@ -314,12 +338,13 @@ static int stable_count(const EvalObject *ev, u128 B) {
     return n;
 }
 
-static int hand_eval(const EvalObject *ev, u128 P, u128 O) {
+/* mv: the mover's moves (the search has them already) */
+static int hand_eval(const EvalObject *ev, u128 P, u128 O, u128 mv) {
     const Geo *g = &ev->g;
     u128 E = g->play & ~(P | O);
     int e = count(E);
     const double *w = ev->hand + e * NHAND;
-    int mp = count(moves(g, P, O)), mo = count(moves(g, O, P));
+    int mp = count(mv), mo = count(moves(g, O, P));
     double v = w[0] * (double)(mp - mo) / (double)(mp + mo + 2);
     int fp = count(around(g, O) & E), fo = count(around(g, P) & E);
     v += w[1] * (double)(fp - fo) / (double)(fp + fo + 2);
@@ -338,8 +363,8 @@ static int hand_eval(const EvalObject *ev, u128 P, u128 O) {
 
 static inline int floor_div1000(int a) { return a >= 0 ? a / 1000 : -((-a + 999) / 1000); }
 
-static int evaluate(const EvalObject *ev, u128 P, u128 O) {
-    if (!ev->patterns) return hand_eval(ev, P, O);
+static int evaluate(const EvalObject *ev, u128 P, u128 O, u128 mv) {
+    if (!ev->patterns) return hand_eval(ev, P, O, mv);
     int idx[MAX_INST];
     memcpy(idx, ev->offset, ev->ninst * sizeof(int));
     for (u128 b = P; b; b &= b - 1) {
@@ -353,7 +378,7 @@ static int evaluate(const EvalObject *ev, u128 P, u128 O) {
     const int16_t *w = ev->bufs[ev->total - count(P | O)].buf;
     int v = w[ev->features];
     for (int i = 0; i < ev->ninst; i++) v += w[idx[i]];
-    if (ev->uses_hand && w[ev->features + 1]) v += floor_div1000(w[ev->features + 1] * hand_eval(ev, P, O));
+    if (ev->uses_hand && w[ev->features + 1]) v += floor_div1000(w[ev->features + 1] * hand_eval(ev, P, O, mv));
     return v;
 }
 
@@ -370,6 +395,7 @@ static int evaluate(const EvalObject *ev, u128 P, u128 O) {
  * replaced; a generation per Searcher. */
 #define MID_TT_BITS 20 /* 2**20 entries of 48 bytes: 48 MiB per process, allocated at the first search */
 #define MID_CHECK 1023
+#define MID_TT_MIN 2
 #define WIN 100000
 #define VINF 1000000000
 
@@ -411,12 +437,14 @@ static int pvs(const EvalObject *ev, u128 P, u128 O, int depth, int alpha, int b
     if (DEADLINE > 0 && !(NODES & MID_CHECK) && clock_now() > DEADLINE) ABORTED = 1;
     if (ABORTED) return 0;
     if (depth <= 0) {
-        if (moves(g, P, O) || moves(g, O, P)) return evaluate(ev, P, O);
+        u128 mv = moves(g, P, O);
+        if (mv || moves(g, O, P)) return evaluate(ev, P, O, mv);
         return terminal_value(g, P, O);
     }
-    MidEntry *e = mid_slot(P, O);
+    /* the table from 2 plies up: below, a probe costs more than it saves */
+    MidEntry *e = depth >= MID_TT_MIN ? mid_slot(P, O) : NULL;
     int tt_move = -1;
-    if (e->gen == MCUR && e->p == P && e->o == O) {
+    if (e && e->gen == MCUR && e->p == P && e->o == O) {
         tt_move = e->move;
         if (e->depth >= depth) {
             if (e->lo >= beta) return e->lo;
@@ -446,9 +474,11 @@ static int pvs(const EvalObject *ev, u128 P, u128 O, int depth, int alpha, int b
             if (v > alpha) { alpha = v; if (v >= beta) break; }
         }
     }
-    e->p = P; e->o = O; e->gen = MCUR; e->depth = depth > 255 ? 255 : depth; e->move = best_sq;
-    e->lo = best <= alpha0 ? -VINF : best;
-    e->hi = best >= beta ? VINF : best;
+    if (e) {
+        e->p = P; e->o = O; e->gen = MCUR; e->depth = depth > 255 ? 255 : depth; e->move = best_sq;
+        e->lo = best <= alpha0 ? -VINF : best;
+        e->hi = best >= beta ? VINF : best;
+    }
     return best;
 }
 
@@ -483,7 +513,7 @@ static int Core_init(CoreObject *self, PyObject *args, PyObject *kw) {
     if (!to_u128(play, &g->play) || !to_u128(corners, &g->corners) || !to_u128(xsq, &g->xsq)) return -1;
     int d[8] = {1, -1, stride, -stride, stride + 1, -stride - 1, stride - 1, -stride + 1};
     memcpy(g->dirs, d, sizeof d);
-    g->run = longest > 3 ? longest - 3 : 0;
+    g->doubling = longest > 4 ? (longest - 3) / 2 : 0; /* runs of O up to longest - 2 */
     g->top = count(g->play);
     g->anti = anti;
     PyObject *seqs[2] = {region, prio};
@@ -766,7 +796,7 @@ static PyObject *Eval_evaluate(EvalObject *self, PyObject *args) {
     PyObject *p, *o;
     u128 P, O;
     if (!PyArg_ParseTuple(args, "OO", &p, &o) || !to_u128(p, &P) || !to_u128(o, &O)) return NULL;
-    return PyLong_FromLong(evaluate(self, P, O));
+    return PyLong_FromLong(evaluate(self, P, O, moves(&self->g, P, O)));
 }
 
 static PyObject *Eval_new_table(EvalObject *self, PyObject *unused) {
@@ -855,6 +885,12 @@ static PyTypeObject EvalType = {
 static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "games.ai._core", "The compiled search core.", -1, NULL};
 
 PyMODINIT_FUNC PyInit__core(void) {
+#ifdef NEEDS_POPCNT
+    if (!__builtin_cpu_supports("popcnt")) {
+        PyErr_SetString(PyExc_ImportError, "games.ai._core was built for CPUs with popcnt");
+        return NULL;
+    }
+#endif
     if (PyType_Ready(&CoreType) < 0 || PyType_Ready(&EvalType) < 0) return NULL;
     PyObject *m = PyModule_Create(&module);
     if (!m) return NULL;
