@@ -16,7 +16,7 @@ from games.ai.endgame import EndgameSolver
 from games.ai.tools.train import main, read_positions
 from games.rules.perft import perft_plain
 
-from .conftest import make_variant
+from .conftest import make_variant, random_board as random_board_for
 from .test_endgame import _ffo_positions, endgame_board
 
 REQUIRED = os.environ.get("GAMES_AI_REQUIRE_CORE") == "1"
@@ -305,3 +305,75 @@ def test_the_compiled_search_finds_the_python_searchs_value_and_move(case):
         if checked == 90:
             break
     assert checked == 90
+
+
+NORMAL_PLAYS = """
+import json, sys
+from games import Board
+from games.ai import choose_move, engine_name
+from tests.ai.conftest import make_variant
+assert engine_name() == "pure Python", engine_name()
+out = []
+for case, history in json.load(sys.stdin):
+    board = Board(make_variant(**case))
+    for move in history:
+        board.push(move)
+    out.append(choose_move(board, "normal", seed=1))
+print(json.dumps(out))
+"""
+
+
+def test_normal_plays_the_same_moves_with_either_engine():
+    """Normal's fixed-depth search in C (the compiled core) and in Python (a
+    process without it): the same move on seeded positions of every board and
+    rule set, from the opening to Normal's solving horizon."""
+    import json
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    from .conftest import random_board
+
+    jobs, moves = [], []
+    for case in SEARCH_CASES:
+        variant = make_variant(**case)
+        squares = len(tables(variant.geometry).squares)
+        for seed in range(8):
+            board = random_board(variant, 3 + seed * (squares - 14) // 8, 500 + seed)
+            if board.is_game_over():
+                continue
+            jobs.append((case, [str(m) for m in board.history]))
+            moves.append(choose_move(board, "normal", seed=1))
+    env = {**os.environ, "GAMES_AI_ENGINE": "python"}
+    env.pop("GAMES_AI_REQUIRE_CORE", None)
+    out = subprocess.run([sys.executable, "-c", NORMAL_PLAYS], input=json.dumps(jobs), env=env, text=True,
+                         cwd=Path(__file__).resolve().parents[2], capture_output=True, timeout=300)
+    assert out.returncode == 0, out.stderr
+    assert json.loads(out.stdout) == moves
+    assert len(moves) >= 80
+
+
+def test_hard_and_normal_search_in_the_compiled_core():
+    from games.ai.levels import _searcher
+
+    for anti in (False, True):
+        geo = tables_for("8x8")
+        assert _searcher(geo, anti, "learned").native is not None
+        assert _searcher(geo, anti, "handmade").native is not None
+
+
+def test_hard_answers_within_its_time_on_the_compiled_search():
+    """Midgame positions of every board: Hard's iterative deepening in C stops
+    at the deadline (it looks at the clock every 1024 nodes)."""
+    import time
+
+    for case in SEARCH_CASES[:4]:
+        variant = make_variant(**case)
+        for seed in range(2):
+            board = random_board_for(variant, 20 + 6 * seed, 900 + seed)
+            if board.is_game_over() or len(board.legal_moves) < 2:
+                continue
+            start = time.monotonic()
+            move = choose_move(board, "hard", time_limit=0.5, seed=seed)
+            assert time.monotonic() - start < 0.5
+            assert move in board.legal_moves
