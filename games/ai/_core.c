@@ -363,23 +363,63 @@ static int hand_eval(const EvalObject *ev, u128 P, u128 O, u128 mv) {
 
 static inline int floor_div1000(int a) { return a >= 0 ? a / 1000 : -((-a + 999) / 1000); }
 
-static int evaluate(const EvalObject *ev, u128 P, u128 O, u128 mv) {
-    if (!ev->patterns) return hand_eval(ev, P, O, mv);
-    int idx[MAX_INST];
-    memcpy(idx, ev->offset, ev->ninst * sizeof(int));
+/* The pattern indices of a position from both sides' view (f[side]: digit 1
+ * for that side's stones, 2 for the other's): the search keeps them up to
+ * date move by move (feat_play) instead of reading every square at a leaf. */
+typedef struct { int f[2][MAX_INST]; } Feat;
+
+static void feat_init(const EvalObject *ev, Feat *ft, u128 P, u128 O) {
+    memcpy(ft->f[0], ev->offset, ev->ninst * sizeof(int));
+    memcpy(ft->f[1], ev->offset, ev->ninst * sizeof(int));
     for (u128 b = P; b; b &= b - 1) {
         int s = lowest(b);
-        for (int k = ev->first[s]; k < ev->first[s + 1]; k++) idx[ev->inst[k]] += ev->pow3[k];
+        for (int k = ev->first[s]; k < ev->first[s + 1]; k++) {
+            ft->f[0][ev->inst[k]] += ev->pow3[k];
+            ft->f[1][ev->inst[k]] += 2 * ev->pow3[k];
+        }
     }
     for (u128 b = O; b; b &= b - 1) {
         int s = lowest(b);
-        for (int k = ev->first[s]; k < ev->first[s + 1]; k++) idx[ev->inst[k]] += 2 * ev->pow3[k];
+        for (int k = ev->first[s]; k < ev->first[s + 1]; k++) {
+            ft->f[0][ev->inst[k]] += 2 * ev->pow3[k];
+            ft->f[1][ev->inst[k]] += ev->pow3[k];
+        }
     }
+}
+
+/* to: from after the mover (view `side`) plays sq, turning `flipped` */
+static inline void feat_play(const EvalObject *ev, const Feat *from, Feat *to, int side, int sq, u128 flipped) {
+    if (!ev->patterns) return;
+    int *me = to->f[side], *other = to->f[side ^ 1];
+    memcpy(me, from->f[side], ev->ninst * sizeof(int));
+    memcpy(other, from->f[side ^ 1], ev->ninst * sizeof(int));
+    for (int k = ev->first[sq]; k < ev->first[sq + 1]; k++) {
+        me[ev->inst[k]] += ev->pow3[k];
+        other[ev->inst[k]] += 2 * ev->pow3[k];
+    }
+    for (; flipped; flipped &= flipped - 1) {
+        int s = lowest(flipped);
+        for (int k = ev->first[s]; k < ev->first[s + 1]; k++) {
+            me[ev->inst[k]] -= ev->pow3[k];
+            other[ev->inst[k]] += ev->pow3[k];
+        }
+    }
+}
+
+/* mv: the mover's moves, idx: the pattern indices from the mover's view */
+static int feat_eval(const EvalObject *ev, u128 P, u128 O, u128 mv, const int *idx) {
+    if (!ev->patterns) return hand_eval(ev, P, O, mv);
     const int16_t *w = ev->bufs[ev->total - count(P | O)].buf;
     int v = w[ev->features];
     for (int i = 0; i < ev->ninst; i++) v += w[idx[i]];
     if (ev->uses_hand && w[ev->features + 1]) v += floor_div1000(w[ev->features + 1] * hand_eval(ev, P, O, mv));
     return v;
+}
+
+static int evaluate(const EvalObject *ev, u128 P, u128 O, u128 mv) {
+    Feat ft;
+    feat_init(ev, &ft, P, O);
+    return feat_eval(ev, P, O, mv, ft.f[0]);
 }
 
 /* ---------------------------------------------- the midgame search (search.py) */
@@ -415,13 +455,19 @@ static int terminal_value(const Geo *g, u128 P, u128 O) {
     return d > 0 ? 100 * d + WIN : d < 0 ? 100 * d - WIN : 0;
 }
 
+/* Below 3 plies the order needs no child position: its flips wait until
+ * the child is searched (c.p = 0 until then; a cut-off saves them). */
 static int mid_children(const EvalObject *ev, u128 P, u128 O, u128 mv, int tt_move, int depth, Child *c) {
     const Geo *g = &ev->g;
     int k = 0;
     for (; mv; mv &= mv - 1) {
         int sq = lowest(mv);
-        u128 f = flips(g, sq, P, O);
-        c[k].sq = sq; c[k].p = P | f | bit(sq); c[k].o = O ^ f;
+        c[k].sq = sq;
+        c[k].p = 0;
+        if (depth >= 3) {
+            u128 f = flips(g, sq, P, O);
+            c[k].p = P | f | bit(sq); c[k].o = O ^ f;
+        }
         c[k].key = sq == tt_move ? -10000
                  : depth >= 3 ? count(moves(g, c[k].o, c[k].p)) * 10 + ev->prio[sq] : ev->prio[sq];
         k++;
@@ -431,14 +477,16 @@ static int mid_children(const EvalObject *ev, u128 P, u128 O, u128 mv, int tt_mo
     return k;
 }
 
-static int pvs(const EvalObject *ev, u128 P, u128 O, int depth, int alpha, int beta, int passed) {
+/* ft->f[side]: the pattern indices from the mover's view */
+static int pvs(const EvalObject *ev, u128 P, u128 O, int depth, int alpha, int beta, int passed,
+               const Feat *ft, int side) {
     const Geo *g = &ev->g;
     NODES++;
     if (DEADLINE > 0 && !(NODES & MID_CHECK) && clock_now() > DEADLINE) ABORTED = 1;
     if (ABORTED) return 0;
     if (depth <= 0) {
         u128 mv = moves(g, P, O);
-        if (mv || moves(g, O, P)) return evaluate(ev, P, O, mv);
+        if (mv || moves(g, O, P)) return feat_eval(ev, P, O, mv, ft->f[side]);
         return terminal_value(g, P, O);
     }
     /* the table from 2 plies up: below, a probe costs more than it saves */
@@ -455,18 +503,24 @@ static int pvs(const EvalObject *ev, u128 P, u128 O, int depth, int alpha, int b
     u128 mv = moves(g, P, O);
     if (!mv) {
         if (passed || !moves(g, O, P)) return terminal_value(g, P, O);
-        return -pvs(ev, O, P, depth, -beta, -alpha, 1);
+        return -pvs(ev, O, P, depth, -beta, -alpha, 1, ft, side ^ 1);
     }
     Child c[100];
     int k = mid_children(ev, P, O, mv, tt_move, depth, c);
     int alpha0 = alpha, best = -VINF, best_sq = -1;
+    Feat cf;
     for (int i = 0; i < k; i++) {
         int v;
+        if (!c[i].p) {
+            u128 f = flips(g, c[i].sq, P, O);
+            c[i].p = P | f | bit(c[i].sq); c[i].o = O ^ f;
+        }
+        feat_play(ev, ft, &cf, side, c[i].sq, c[i].p ^ P ^ bit(c[i].sq));
         if (i == 0) {
-            v = -pvs(ev, c[i].o, c[i].p, depth - 1, -beta, -alpha, 0);
+            v = -pvs(ev, c[i].o, c[i].p, depth - 1, -beta, -alpha, 0, &cf, side ^ 1);
         } else {
-            v = -pvs(ev, c[i].o, c[i].p, depth - 1, -alpha - 1, -alpha, 0);
-            if (alpha < v && v < beta) v = -pvs(ev, c[i].o, c[i].p, depth - 1, -beta, -v, 0);
+            v = -pvs(ev, c[i].o, c[i].p, depth - 1, -alpha - 1, -alpha, 0, &cf, side ^ 1);
+            if (alpha < v && v < beta) v = -pvs(ev, c[i].o, c[i].p, depth - 1, -beta, -v, 0, &cf, side ^ 1);
         }
         if (ABORTED) return 0;
         if (v > best) {
@@ -836,13 +890,16 @@ static PyObject *Eval_root(EvalObject *self, PyObject *args) {
     Child c[100];
     int k = mid_children(self, P, O, mv, first, depth > 3 ? depth : 3, c);
     int alpha = -VINF, beta = VINF, best = -VINF, best_sq = c[0].sq, seen = 0;
+    Feat ft, cf;
+    feat_init(self, &ft, P, O);
     for (int i = 0; i < k; i++) {
         int v;
+        feat_play(self, &ft, &cf, 0, c[i].sq, c[i].p ^ P ^ bit(c[i].sq));
         if (i == 0) {
-            v = -pvs(self, c[i].o, c[i].p, depth - 1, -beta, -alpha, 0);
+            v = -pvs(self, c[i].o, c[i].p, depth - 1, -beta, -alpha, 0, &cf, 1);
         } else {
-            v = -pvs(self, c[i].o, c[i].p, depth - 1, -alpha - 1, -alpha, 0);
-            if (alpha < v && v < beta) v = -pvs(self, c[i].o, c[i].p, depth - 1, -beta, -v, 0);
+            v = -pvs(self, c[i].o, c[i].p, depth - 1, -alpha - 1, -alpha, 0, &cf, 1);
+            if (alpha < v && v < beta) v = -pvs(self, c[i].o, c[i].p, depth - 1, -beta, -v, 0, &cf, 1);
         }
         if (ABORTED) break;
         if (v > best) {
