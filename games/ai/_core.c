@@ -45,6 +45,7 @@ typedef struct {
     u128 play, corners, xsq;
     int dirs[8], doubling, top, anti;
     int region[128], prio[128];
+    u128 ray[128][8]; /* per square and direction (dirs' order): the playable squares up to the edge or a gap */
 } Geo;
 
 typedef struct { u128 p, o; short lo, hi; unsigned char move, gen; } Entry;
@@ -97,13 +98,28 @@ static u128 around(const Geo *g, u128 x) {
     return r & g->play;
 }
 
+static inline int highest(u128 x) {
+    uint64_t hi = (uint64_t)(x >> 64);
+    return hi ? 127 - __builtin_clzll(hi) : 63 - __builtin_clzll((uint64_t)x);
+}
+
+/* The stones a move at sq turns: along each ray, the first square that is
+ * not O (the lowest bit on an upward ray, the highest on a downward one)
+ * must be P; the O squares before it turn. */
 static u128 flips(const Geo *g, int sq, u128 P, u128 O) {
-    u128 f = 0, b = bit(sq);
-    for (int k = 0; k < 8; k++) {
-        int d = g->dirs[k];
-        u128 run = 0, x = sh(b, d);
-        while (x & O) { run |= x; x = sh(x, d); }
-        if (x & P) f |= run;
+    u128 f = 0;
+    const u128 *r = g->ray[sq];
+    for (int k = 0; k < 8; k += 2) { /* dirs[k] > 0: upward */
+        u128 stop = r[k] & ~O;
+        stop &= -stop;
+        if (stop & P) f |= r[k] & (stop - 1);
+    }
+    for (int k = 1; k < 8; k += 2) { /* downward */
+        u128 stop = r[k] & ~O;
+        if (stop) {
+            u128 b = bit(highest(stop));
+            if (b & P) f |= r[k] & ~(b | (b - 1));
+        }
     }
     return f;
 }
@@ -143,11 +159,13 @@ static inline int out_of_budget(void) {
     return 0;
 }
 
-static Entry *slot(u128 P, u128 O) {
+static inline uint64_t position_hash(u128 P, u128 O) {
     uint64_t h = (uint64_t)P * 0x9E3779B97F4A7C15ull ^ (uint64_t)(P >> 64) * 0xC2B2AE3D27D4EB4Full
                ^ (uint64_t)O * 0x165667B19E3779F9ull ^ (uint64_t)(O >> 64) * 0xD6E8FEB86659FD93ull;
-    return &TT[(h ^ (h >> 29)) & ((1u << TT_BITS) - 1)];
+    return h ^ (h >> 29);
 }
+
+static Entry *slot(u128 P, u128 O) { return &TT[position_hash(P, O) & ((1u << TT_BITS) - 1)]; }
 
 static inline int hit(const Entry *e, u128 P, u128 O) { return e->gen == GEN && e->p == P && e->o == O; }
 
@@ -444,11 +462,7 @@ typedef struct { u128 p, o; int lo, hi; uint16_t gen; unsigned char depth, move;
 static MidEntry *MTT;
 static uint16_t MGEN, MCUR;
 
-static inline MidEntry *mid_slot(u128 P, u128 O) {
-    uint64_t h = (uint64_t)P * 0x9E3779B97F4A7C15ull ^ (uint64_t)(P >> 64) * 0xC2B2AE3D27D4EB4Full
-               ^ (uint64_t)O * 0x165667B19E3779F9ull ^ (uint64_t)(O >> 64) * 0xD6E8FEB86659FD93ull;
-    return &MTT[(h ^ (h >> 29)) & ((1u << MID_TT_BITS) - 1)];
-}
+static inline MidEntry *mid_slot(u128 P, u128 O) { return &MTT[position_hash(P, O) & ((1u << MID_TT_BITS) - 1)]; }
 
 static int terminal_value(const Geo *g, u128 P, u128 O) {
     int d = final_score(g, P, O);
@@ -567,6 +581,12 @@ static int Core_init(CoreObject *self, PyObject *args, PyObject *kw) {
     if (!to_u128(play, &g->play) || !to_u128(corners, &g->corners) || !to_u128(xsq, &g->xsq)) return -1;
     int d[8] = {1, -1, stride, -stride, stride + 1, -stride - 1, stride - 1, -stride + 1};
     memcpy(g->dirs, d, sizeof d);
+    memset(g->ray, 0, sizeof g->ray);
+    for (int sq = 0; sq < 128; sq++) {
+        if (!(g->play >> sq & 1)) continue;
+        for (int k = 0; k < 8; k++)
+            for (int x = sq + d[k]; x >= 0 && x < 128 && (g->play >> x & 1); x += d[k]) g->ray[sq][k] |= bit(x);
+    }
     g->doubling = longest > 4 ? (longest - 3) / 2 : 0; /* runs of O up to longest - 2 */
     g->top = count(g->play);
     g->anti = anti;
