@@ -10,6 +10,10 @@ Two budgets stop a search: ``deadline`` (a ``clock.now()`` value; the
 search raises ``Timeout`` between nodes, and iterative deepening keeps the
 result of the last finished depth) and the fixed ``depth`` of depth-limited
 modes (Easy, Normal), which therefore are deterministic.
+
+With ``native`` (``core.native_evaluator``, the compiled twin of the
+evaluation) ``root`` runs in the compiled core: at a fixed depth the same
+value and move as here (tests/ai/test_core.py), its table bounded (48 MiB).
 """
 
 from __future__ import annotations
