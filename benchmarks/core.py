@@ -4,9 +4,10 @@
     .venv/bin/python benchmarks/core.py --ffo 1-10   # which FFO positions the solver part takes
 
 Prints, per board, perft leaves per second of CPU (move generation and flips);
-on 8x8 the midgame search (Python PVS with the learned evaluation, fixed
-depth) with the Python and the compiled move generation, nodes per second and
-the same value and move; and the exact solver's nodes per second of CPU and
+on 8x8 the midgame search with the learned evaluation to a fixed depth
+(5 plies, then ``--depth`` for the compiled search alone): the Python PVS with
+the Python and with the compiled move generation, and the compiled search
+(``Searcher(native=...)``), nodes per second and the same value and move; and the exact solver's nodes per second of CPU and
 time per position on FFO positions (tests/data/ffo.txt), for each engine.  CPU time, so a busy
 machine changes the figures little.
 """
@@ -42,6 +43,7 @@ def cpu(fn):
 def main() -> int:
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--ffo", default="1-10", help="FFO ids for the solver part (default 1-10, 14-18 empties)")
+    p.add_argument("--depth", type=int, default=9, help="the compiled search's own depth (default 9)")
     args = p.parse_args()
     if not core.available():
         print("the compiled core is not built (pip install -e .)", file=sys.stderr)
@@ -57,7 +59,8 @@ def main() -> int:
         print(f"{board:<10} {depth:>5} {leaves:>12,} {leaves / py:>12,.0f} {leaves / cc:>14,.0f} {py / cc:>7.0f}",
               flush=True)
     geo = tables_for("8x8")
-    print(f"\n{'search':<10} {'depth':>5} {'positions':>9} {'python moves n/s':>17} {'core moves n/s':>15}")
+    print(f"\n{'search':<10} {'depth':>5} {'positions':>9} {'python n/s':>11} {'core moves n/s':>15} "
+          f"{'compiled n/s':>13}")
     boards = []
     import random
 
@@ -70,19 +73,29 @@ def main() -> int:
             b.push(rng.choice(b.legal_moves))
         if not b.is_game_over() and b.legal_moves != ["pass"]:
             boards.append((b.bits[b.turn_index], b.bits[1 - b.turn_index]))
-    rates, results = [], []
-    for use_core in (False, True):
-        nodes, spent, out = 0, 0.0, []
-        for P, O in boards:
-            s = search.Searcher(geo, evaluator(geo, False), anti=False, compiled=use_core)
-            r, dt = cpu(lambda: s.iterate(P, O, max_depth=5, deadline=None))
-            nodes += s.nodes
-            spent += dt
-            out.append(r[:2])
-        rates.append(nodes / spent)
-        results.append(out)
-    assert results[0] == results[1]
-    print(f"{'8x8':<10} {5:>5} {len(boards):>9} {rates[0]:>17,.0f} {rates[1]:>15,.0f}", flush=True)
+    native = core.native_evaluator(geo, False)
+
+    def searches(depth, engines):
+        rates, results = [], []
+        for use_core, use_native in engines:
+            nodes, spent, out = 0, 0.0, []
+            for P, O in boards:
+                s = search.Searcher(geo, evaluator(geo, False), anti=False, compiled=use_core,
+                                    native=native if use_native else None)
+                r, dt = cpu(lambda: s.iterate(P, O, max_depth=depth, deadline=None))
+                nodes += s.nodes
+                spent += dt
+                out.append(r[:2])
+            rates.append(nodes / spent)
+            results.append(out)
+        assert all(r == results[0] for r in results)
+        return rates
+
+    rates = searches(5, [(False, False), (True, False), (True, True)])
+    print(f"{'8x8':<10} {5:>5} {len(boards):>9} {rates[0]:>11,.0f} {rates[1]:>15,.0f} {rates[2]:>13,.0f}",
+          flush=True)
+    rate = searches(args.depth, [(True, True)])[0]
+    print(f"{'8x8':<10} {args.depth:>5} {len(boards):>9} {'':>11} {'':>15} {rate:>13,.0f}", flush=True)
     wanted = parse_ids(args.ffo)
     positions = [q for q in (parse_ffo_line(line) for line in (ROOT / "tests" / "data" / "ffo.txt").open()) if q]
     print(f"\n{'ffo':<4} {'score':>6} {'python s':>9} {'nodes/s':>10} {'core s':>8} {'nodes/s':>12} {'ratio':>6}")

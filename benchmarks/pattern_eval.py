@@ -3,8 +3,10 @@
     .venv/bin/python benchmarks/pattern_eval.py --board 8x8 [--anti] [--time 2] [--positions 20]
 
 Prints evaluations per second of each evaluation on positions from random
-games, and the mean depth Hard's iterative deepening completes with each
-in ``--time`` seconds of CPU (positions after 8-40 random moves).
+games, and the depth Hard's iterative deepening completes with each in
+``--time`` seconds of CPU (0.87 of it, Hard's share; positions after 8-40
+random moves); with the compiled core built, also the compiled search
+(``core.native_evaluator``) on the same positions, with its nodes per second.
 """
 
 import argparse
@@ -19,6 +21,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from games import Board, Variant  # noqa: E402
 from games.ai import clock  # noqa: E402
 from games.ai.bitboard import tables  # noqa: E402
+from games.ai import core  # noqa: E402
 from games.ai.levels import evaluator  # noqa: E402
 from games.ai.search import Searcher  # noqa: E402
 
@@ -59,14 +62,29 @@ def main():
                 ev(P, O)
             n += len(sample)
         rate = n / (time.process_time() - t0)
-        depths = []
-        for P, O in positions(variant, args.positions, 2):
-            s = Searcher(geo, ev, anti=args.anti)
-            _, _, depth = s.iterate(P, O, deadline=clock.now() + args.time * 0.87)
-            depths.append(depth)
-        print(f"{args.board}{' anti' if args.anti else ''} {kind:8s}: {rate:8.0f} evaluations/s (CPU), "
-              f"depth at {args.time:g} s: mean {statistics.mean(depths):.2f}, "
-              f"min {min(depths)}, max {max(depths)}")
+        depths, nps = _depths(geo, ev, None, variant, args)
+        print(f"{args.board}{' anti' if args.anti else ''} {kind:8s}: {rate:8.0f} evaluations/s, "
+              f"{nps:8.0f} nodes/s (CPU), depth at {args.time:g} s: mean {statistics.mean(depths):.2f}, "
+              f"median {statistics.median(depths):g}, min {min(depths)}, max {max(depths)}", flush=True)
+        native = core.native_evaluator(geo, args.anti, kind)
+        if native is not None:
+            depths, nps = _depths(geo, ev, native, variant, args)
+            print(f"{'':{len(args.board) + (5 if args.anti else 0)}} {kind + ' C':8s}: {'':22s}{nps:8.0f} nodes/s (CPU), "
+                  f"depth at {args.time:g} s: mean {statistics.mean(depths):.2f}, "
+                  f"median {statistics.median(depths):g}, min {min(depths)}, max {max(depths)}", flush=True)
+
+
+def _depths(geo, ev, native, variant, args):
+    """Completed depths of Hard's iterative deepening, and nodes per second of CPU."""
+    depths, nodes, spent = [], 0, 0.0
+    for P, O in positions(variant, args.positions, 2):
+        s = Searcher(geo, ev, anti=args.anti, native=native)
+        t0 = time.process_time()
+        _, _, depth = s.iterate(P, O, deadline=clock.now() + args.time * 0.87)
+        spent += time.process_time() - t0
+        nodes += s.nodes
+        depths.append(depth)
+    return depths, nodes / spent
 
 
 if __name__ == "__main__":

@@ -14,8 +14,9 @@ Modules:
 * ``endgame``    -- exact two-player endgame solver
 * ``multiplayer``-- 3 and 4 players: paranoid search (Normal), opponent-model search (Hard)
 * ``levels``     -- what Easy, Normal and Hard do (two players)
-* ``core``       -- the compiled core (``_core.c``: moves, flips, perft, exact solver) when
-  built, else the pure-Python engine; ``engine_name()`` says which runs
+* ``core``       -- the compiled core (``_core.c``: moves, flips, perft, exact solver, the
+  evaluations and the midgame search on them) when built, else the pure-Python engine;
+  ``engine_name()`` says which runs
 * ``tools``      -- offline tools the site never imports: the ``play`` and ``solve``
   command line, the match runner, the training of the learned weights
   (``python -m games.ai.tools.train``) and of the 3-4 player weights

@@ -1,6 +1,8 @@
 /* The compiled core of the two-player computer players (CPython extension
  * ``games.ai._core``, built by ``pip install -e .``): bitboard move
- * generation and flips, perft, and the exact endgame solver of endgame.py.
+ * generation and flips, perft, the exact endgame solver of endgame.py, the
+ * static evaluations (evaluation.py's hand-made one, learned.py's) and the
+ * fixed-depth midgame search of search.py on them.
  * games.ai.core wraps it; the pure-Python modules stay the reference it is
  * tested against (tests/ai/test_core.py) and the fallback without a compiler.
  *
@@ -22,6 +24,13 @@
 #include <string.h>
 #include <time.h>
 
+#if defined(__x86_64__) && defined(__GNUC__)
+/* the popcnt instruction (every x86-64 since about 2008; checked at import)
+ * instead of a library call per count */
+#pragma GCC target("popcnt")
+#define NEEDS_POPCNT 1
+#endif
+
 typedef unsigned __int128 u128;
 
 #define INF 1000
@@ -34,8 +43,9 @@ typedef unsigned __int128 u128;
 
 typedef struct {
     u128 play, corners, xsq;
-    int dirs[8], run, top, anti;
+    int dirs[8], doubling, top, anti;
     int region[128], prio[128];
+    u128 ray[128][8]; /* per square and direction (dirs' order): the playable squares up to the edge or a gap */
 } Geo;
 
 typedef struct { u128 p, o; short lo, hi; unsigned char move, gen; } Entry;
@@ -52,32 +62,64 @@ static inline int lowest(u128 x) {
     uint64_t lo = (uint64_t)x;
     return lo ? __builtin_ctzll(lo) : 64 + __builtin_ctzll((uint64_t)(x >> 64));
 }
-static inline u128 shift(const Geo *g, u128 x, int d) { return (d > 0 ? x << d : x >> -d) & g->play; }
+
+/* Unmasked shifts: a bit that leaves its row lands on a never-playable
+ * sentinel column (or off the 128 bits), so the '& O', '& P' and '& empty'
+ * that follow every shift below drop it. */
+static inline u128 sh(u128 x, int d) { return d > 0 ? x << d : x >> -d; }
+
+/* Legal moves: per direction, the runs of O next to P (Kogge-Stone: two
+ * single steps, then g->doubling steps of two squares, covering the
+ * longest run a line holds), then one step onto an empty square. */
+#define RUNS(SH, d)                                                     \
+    do {                                                                \
+        u128 x = O & SH(P, d);                                          \
+        x |= O & SH(x, d);                                              \
+        u128 pre = O & SH(O, d);                                        \
+        for (int i = 0; i < g->doubling; i++) x |= pre & SH(x, 2 * (d)); \
+        m |= SH(x, d);                                                  \
+    } while (0)
+#define UP(x, n) ((x) << (n))
+#define DOWN(x, n) ((x) >> (n))
 
 static u128 moves(const Geo *g, u128 P, u128 O) {
-    u128 empty = g->play & ~(P | O), m = 0;
-    for (int k = 0; k < 8; k++) {
-        int d = g->dirs[k];
-        u128 x = shift(g, P, d) & O;
-        for (int i = 0; i < g->run; i++) x |= shift(g, x, d) & O;
-        m |= shift(g, x, d) & empty;
-    }
-    return m;
+    u128 m = 0;
+    int s = g->dirs[2];
+    RUNS(UP, 1); RUNS(DOWN, 1);
+    RUNS(UP, s); RUNS(DOWN, s);
+    RUNS(UP, s + 1); RUNS(DOWN, s + 1);
+    RUNS(UP, s - 1); RUNS(DOWN, s - 1);
+    return m & g->play & ~(P | O);
 }
 
 static u128 around(const Geo *g, u128 x) {
     u128 r = 0;
-    for (int k = 0; k < 8; k++) r |= shift(g, x, g->dirs[k]);
-    return r;
+    for (int k = 0; k < 8; k++) r |= sh(x, g->dirs[k]);
+    return r & g->play;
 }
 
+static inline int highest(u128 x) {
+    uint64_t hi = (uint64_t)(x >> 64);
+    return hi ? 127 - __builtin_clzll(hi) : 63 - __builtin_clzll((uint64_t)x);
+}
+
+/* The stones a move at sq turns: along each ray, the first square that is
+ * not O (the lowest bit on an upward ray, the highest on a downward one)
+ * must be P; the O squares before it turn. */
 static u128 flips(const Geo *g, int sq, u128 P, u128 O) {
-    u128 f = 0, b = bit(sq);
-    for (int k = 0; k < 8; k++) {
-        int d = g->dirs[k];
-        u128 run = 0, x = shift(g, b, d);
-        while (x & O) { run |= x; x = shift(g, x, d); }
-        if (x & P) f |= run;
+    u128 f = 0;
+    const u128 *r = g->ray[sq];
+    for (int k = 0; k < 8; k += 2) { /* dirs[k] > 0: upward */
+        u128 stop = r[k] & ~O;
+        stop &= -stop;
+        if (stop & P) f |= r[k] & (stop - 1);
+    }
+    for (int k = 1; k < 8; k += 2) { /* downward */
+        u128 stop = r[k] & ~O;
+        if (stop) {
+            u128 b = bit(highest(stop));
+            if (b & P) f |= r[k] & ~(b | (b - 1));
+        }
     }
     return f;
 }
@@ -117,11 +159,13 @@ static inline int out_of_budget(void) {
     return 0;
 }
 
-static Entry *slot(u128 P, u128 O) {
+static inline uint64_t position_hash(u128 P, u128 O) {
     uint64_t h = (uint64_t)P * 0x9E3779B97F4A7C15ull ^ (uint64_t)(P >> 64) * 0xC2B2AE3D27D4EB4Full
                ^ (uint64_t)O * 0x165667B19E3779F9ull ^ (uint64_t)(O >> 64) * 0xD6E8FEB86659FD93ull;
-    return &TT[(h ^ (h >> 29)) & ((1u << TT_BITS) - 1)];
+    return h ^ (h >> 29);
 }
+
+static Entry *slot(u128 P, u128 O) { return &TT[position_hash(P, O) & ((1u << TT_BITS) - 1)]; }
 
 static inline int hit(const Entry *e, u128 P, u128 O) { return e->gen == GEN && e->p == P && e->o == O; }
 
@@ -267,6 +311,245 @@ static int probe(const Geo *g, u128 P, u128 O, int t, int n, int first, int *pro
     return best;
 }
 
+/* ------------------------------------------------ the static evaluations */
+
+/* The same values as the Python evaluations (evaluation.py's hand-made one,
+ * patterns.py/learned.py's learned one), from the tables Python builds
+ * (core.native_evaluator): the hand-made one in the same double operations
+ * in the same order, truncated like int(); the learned one in integers. */
+#define NHAND 9
+#define MAX_INST 160
+
+typedef struct {
+    PyObject_HEAD
+    Geo g;
+    u128 edges;
+    int total;                /* playable squares */
+    double *hand;             /* per number of empties: NHAND interpolated weights */
+    int ncorners;
+    u128 *cbit, *cx, *cc;     /* per corner: its bit, its X squares, its C squares */
+    int *rays;                /* per corner: square, number of rays, each ray: length, squares */
+    int prio[128];            /* the search's static move order (smaller first) */
+    int patterns, uses_hand, features, ninst;
+    int offset[MAX_INST];     /* per instance: its class's first index */
+    int first[129];           /* square s: its (instance, power) pairs first[s] .. first[s + 1] - 1 */
+    int *inst, *pow3;
+    Py_buffer *bufs;          /* the weight arrays, per number of empties (held, not copied) */
+    int nbufs;
+} EvalObject;
+
+static int stable_count(const EvalObject *ev, u128 B) {
+    if (!(B & ev->g.corners)) return 0;
+    int n = 0;
+    const int *r = ev->rays;
+    for (int k = 0; k < ev->ncorners; k++) {
+        int own = (int)(B >> r[0] & 1), nr = r[1];
+        r += 2;
+        n += own;
+        for (int j = 0; j < nr; j++) {
+            int len = *r++;
+            if (own)
+                for (int i = 0; i < len && (B >> r[i] & 1); i++) n++;
+            r += len;
+        }
+    }
+    return n;
+}
+
+/* mv: the mover's moves (the search has them already) */
+static int hand_eval(const EvalObject *ev, u128 P, u128 O, u128 mv) {
+    const Geo *g = &ev->g;
+    u128 E = g->play & ~(P | O);
+    int e = count(E);
+    const double *w = ev->hand + e * NHAND;
+    int mp = count(mv), mo = count(moves(g, O, P));
+    double v = w[0] * (double)(mp - mo) / (double)(mp + mo + 2);
+    int fp = count(around(g, O) & E), fo = count(around(g, P) & E);
+    v += w[1] * (double)(fp - fo) / (double)(fp + fo + 2);
+    v += w[2] * (double)(count(P & g->corners) - count(O & g->corners));
+    u128 dx = 0, dc = 0;
+    for (int k = 0; k < ev->ncorners; k++)
+        if (E & ev->cbit[k]) { dx |= ev->cx[k]; dc |= ev->cc[k]; }
+    v += w[3] * (double)(count(P & dx) - count(O & dx));
+    v += w[4] * (double)(count(P & dc) - count(O & dc));
+    if ((P | O) & g->corners) v += w[5] * (double)(stable_count(ev, P) - stable_count(ev, O));
+    v += w[6] * (double)(count(P & ev->edges) - count(O & ev->edges));
+    v += w[7] * (double)(count(P) - count(O));
+    if (w[8] != 0.0) v += (e & 1) ? w[8] : -w[8];
+    return (int)v; /* int() truncates toward zero, so does C */
+}
+
+static inline int floor_div1000(int a) { return a >= 0 ? a / 1000 : -((-a + 999) / 1000); }
+
+/* The pattern indices of a position from both sides' view (f[side]: digit 1
+ * for that side's stones, 2 for the other's): the search keeps them up to
+ * date move by move (feat_play) instead of reading every square at a leaf. */
+typedef struct { int f[2][MAX_INST]; } Feat;
+
+static void feat_init(const EvalObject *ev, Feat *ft, u128 P, u128 O) {
+    memcpy(ft->f[0], ev->offset, ev->ninst * sizeof(int));
+    memcpy(ft->f[1], ev->offset, ev->ninst * sizeof(int));
+    for (u128 b = P; b; b &= b - 1) {
+        int s = lowest(b);
+        for (int k = ev->first[s]; k < ev->first[s + 1]; k++) {
+            ft->f[0][ev->inst[k]] += ev->pow3[k];
+            ft->f[1][ev->inst[k]] += 2 * ev->pow3[k];
+        }
+    }
+    for (u128 b = O; b; b &= b - 1) {
+        int s = lowest(b);
+        for (int k = ev->first[s]; k < ev->first[s + 1]; k++) {
+            ft->f[0][ev->inst[k]] += 2 * ev->pow3[k];
+            ft->f[1][ev->inst[k]] += ev->pow3[k];
+        }
+    }
+}
+
+/* to: from after the mover (view `side`) plays sq, turning `flipped` */
+static inline void feat_play(const EvalObject *ev, const Feat *from, Feat *to, int side, int sq, u128 flipped) {
+    if (!ev->patterns) return;
+    int *me = to->f[side], *other = to->f[side ^ 1];
+    memcpy(me, from->f[side], ev->ninst * sizeof(int));
+    memcpy(other, from->f[side ^ 1], ev->ninst * sizeof(int));
+    for (int k = ev->first[sq]; k < ev->first[sq + 1]; k++) {
+        me[ev->inst[k]] += ev->pow3[k];
+        other[ev->inst[k]] += 2 * ev->pow3[k];
+    }
+    for (; flipped; flipped &= flipped - 1) {
+        int s = lowest(flipped);
+        for (int k = ev->first[s]; k < ev->first[s + 1]; k++) {
+            me[ev->inst[k]] -= ev->pow3[k];
+            other[ev->inst[k]] += ev->pow3[k];
+        }
+    }
+}
+
+/* mv: the mover's moves, idx: the pattern indices from the mover's view */
+static int feat_eval(const EvalObject *ev, u128 P, u128 O, u128 mv, const int *idx) {
+    if (!ev->patterns) return hand_eval(ev, P, O, mv);
+    const int16_t *w = ev->bufs[ev->total - count(P | O)].buf;
+    int v = w[ev->features];
+    for (int i = 0; i < ev->ninst; i++) v += w[idx[i]];
+    if (ev->uses_hand && w[ev->features + 1]) v += floor_div1000(w[ev->features + 1] * hand_eval(ev, P, O, mv));
+    return v;
+}
+
+static int evaluate(const EvalObject *ev, u128 P, u128 O, u128 mv) {
+    Feat ft;
+    feat_init(ev, &ft, P, O);
+    return feat_eval(ev, P, O, mv, ft.f[0]);
+}
+
+/* ---------------------------------------------- the midgame search (search.py) */
+
+/* Principal-variation search to a fixed depth, as Searcher.root/_pvs: the
+ * same values (centi-discs; a finished game 100 * discs +- WIN), the same
+ * ordering (table move, then the opponent's mobility * 10 + the static
+ * priority from 3 plies up, the static priority below; ties by square), the
+ * same pass handling (a pass keeps the depth).  At a fixed depth the value is
+ * the minimax value whatever the table holds, and the root's order is
+ * Python's, so the best move (the first in that order reaching the value)
+ * is Python's too.  Its table: MID_TT_BITS entries, one per process, always
+ * replaced; a generation per Searcher. */
+#define MID_TT_BITS 20 /* 2**20 entries of 48 bytes: 48 MiB per process, allocated at the first search */
+#define MID_CHECK 1023
+#define MID_TT_MIN 2
+#define WIN 100000
+#define VINF 1000000000
+
+typedef struct { u128 p, o; int lo, hi; uint16_t gen; unsigned char depth, move; } MidEntry;
+
+static MidEntry *MTT;
+static uint16_t MGEN, MCUR;
+
+static inline MidEntry *mid_slot(u128 P, u128 O) { return &MTT[position_hash(P, O) & ((1u << MID_TT_BITS) - 1)]; }
+
+static int terminal_value(const Geo *g, u128 P, u128 O) {
+    int d = final_score(g, P, O);
+    return d > 0 ? 100 * d + WIN : d < 0 ? 100 * d - WIN : 0;
+}
+
+/* Below 3 plies the order needs no child position: its flips wait until
+ * the child is searched (c.p = 0 until then; a cut-off saves them). */
+static int mid_children(const EvalObject *ev, u128 P, u128 O, u128 mv, int tt_move, int depth, Child *c) {
+    const Geo *g = &ev->g;
+    int k = 0;
+    for (; mv; mv &= mv - 1) {
+        int sq = lowest(mv);
+        c[k].sq = sq;
+        c[k].p = 0;
+        if (depth >= 3) {
+            u128 f = flips(g, sq, P, O);
+            c[k].p = P | f | bit(sq); c[k].o = O ^ f;
+        }
+        c[k].key = sq == tt_move ? -10000
+                 : depth >= 3 ? count(moves(g, c[k].o, c[k].p)) * 10 + ev->prio[sq] : ev->prio[sq];
+        k++;
+    }
+    for (int i = 1; i < k; i++) /* stable: ties stay in square order, as Python's (key, square) sort */
+        for (int j = i; j > 0 && c[j - 1].key > c[j].key; j--) { Child t = c[j]; c[j] = c[j - 1]; c[j - 1] = t; }
+    return k;
+}
+
+/* ft->f[side]: the pattern indices from the mover's view */
+static int pvs(const EvalObject *ev, u128 P, u128 O, int depth, int alpha, int beta, int passed,
+               const Feat *ft, int side) {
+    const Geo *g = &ev->g;
+    NODES++;
+    if (DEADLINE > 0 && !(NODES & MID_CHECK) && clock_now() > DEADLINE) ABORTED = 1;
+    if (ABORTED) return 0;
+    if (depth <= 0) {
+        u128 mv = moves(g, P, O);
+        if (mv || moves(g, O, P)) return feat_eval(ev, P, O, mv, ft->f[side]);
+        return terminal_value(g, P, O);
+    }
+    /* the table from 2 plies up: below, a probe costs more than it saves */
+    MidEntry *e = depth >= MID_TT_MIN ? mid_slot(P, O) : NULL;
+    int tt_move = -1;
+    if (e && e->gen == MCUR && e->p == P && e->o == O) {
+        tt_move = e->move;
+        if (e->depth >= depth) {
+            if (e->lo >= beta) return e->lo;
+            if (e->hi <= alpha) return e->hi;
+            if (e->lo == e->hi) return e->lo;
+        }
+    }
+    u128 mv = moves(g, P, O);
+    if (!mv) {
+        if (passed || !moves(g, O, P)) return terminal_value(g, P, O);
+        return -pvs(ev, O, P, depth, -beta, -alpha, 1, ft, side ^ 1);
+    }
+    Child c[100];
+    int k = mid_children(ev, P, O, mv, tt_move, depth, c);
+    int alpha0 = alpha, best = -VINF, best_sq = -1;
+    Feat cf;
+    for (int i = 0; i < k; i++) {
+        int v;
+        if (!c[i].p) {
+            u128 f = flips(g, c[i].sq, P, O);
+            c[i].p = P | f | bit(c[i].sq); c[i].o = O ^ f;
+        }
+        feat_play(ev, ft, &cf, side, c[i].sq, c[i].p ^ P ^ bit(c[i].sq));
+        if (i == 0) {
+            v = -pvs(ev, c[i].o, c[i].p, depth - 1, -beta, -alpha, 0, &cf, side ^ 1);
+        } else {
+            v = -pvs(ev, c[i].o, c[i].p, depth - 1, -alpha - 1, -alpha, 0, &cf, side ^ 1);
+            if (alpha < v && v < beta) v = -pvs(ev, c[i].o, c[i].p, depth - 1, -beta, -v, 0, &cf, side ^ 1);
+        }
+        if (ABORTED) return 0;
+        if (v > best) {
+            best = v; best_sq = c[i].sq;
+            if (v > alpha) { alpha = v; if (v >= beta) break; }
+        }
+    }
+    if (e) {
+        e->p = P; e->o = O; e->gen = MCUR; e->depth = depth > 255 ? 255 : depth; e->move = best_sq;
+        e->lo = best <= alpha0 ? -VINF : best;
+        e->hi = best >= beta ? VINF : best;
+    }
+    return best;
+}
+
 /* ------------------------------------------------------------ Python side */
 
 static int to_u128(PyObject *x, u128 *out) {
@@ -298,7 +581,13 @@ static int Core_init(CoreObject *self, PyObject *args, PyObject *kw) {
     if (!to_u128(play, &g->play) || !to_u128(corners, &g->corners) || !to_u128(xsq, &g->xsq)) return -1;
     int d[8] = {1, -1, stride, -stride, stride + 1, -stride - 1, stride - 1, -stride + 1};
     memcpy(g->dirs, d, sizeof d);
-    g->run = longest > 3 ? longest - 3 : 0;
+    memset(g->ray, 0, sizeof g->ray);
+    for (int sq = 0; sq < 128; sq++) {
+        if (!(g->play >> sq & 1)) continue;
+        for (int k = 0; k < 8; k++)
+            for (int x = sq + d[k]; x >= 0 && x < 128 && (g->play >> x & 1); x += d[k]) g->ray[sq][k] |= bit(x);
+    }
+    g->doubling = longest > 4 ? (longest - 3) / 2 : 0; /* runs of O up to longest - 2 */
     g->top = count(g->play);
     g->anti = anti;
     PyObject *seqs[2] = {region, prio};
@@ -415,14 +704,278 @@ static PyTypeObject CoreType = {
     .tp_methods = Core_methods,
 };
 
+/* ------------------------------------------------------- the Evaluator type */
+
+
+static void Eval_dealloc(EvalObject *self) {
+    for (int i = 0; i < self->nbufs; i++) PyBuffer_Release(&self->bufs[i]);
+    PyMem_Free(self->bufs);
+    PyMem_Free(self->hand);
+    PyMem_Free(self->cbit);
+    PyMem_Free(self->rays);
+    PyMem_Free(self->inst);
+    Py_TYPE(self)->tp_free((PyObject *)self);
+}
+
+/* a Python sequence as ints, into a new array (NULL and an exception on error) */
+static long *long_items(PyObject *seq, Py_ssize_t *n) {
+    PyObject *fast = PySequence_Fast(seq, "a sequence of ints was expected");
+    if (!fast) return NULL;
+    *n = PySequence_Fast_GET_SIZE(fast);
+    long *out = PyMem_Calloc(*n + 1, sizeof(long));
+    if (!out) { Py_DECREF(fast); PyErr_NoMemory(); return NULL; }
+    for (Py_ssize_t i = 0; i < *n; i++) {
+        out[i] = PyLong_AsLong(PySequence_Fast_GET_ITEM(fast, i));
+        if (out[i] == -1 && PyErr_Occurred()) { Py_DECREF(fast); PyMem_Free(out); return NULL; }
+    }
+    Py_DECREF(fast);
+    return out;
+}
+
+static int Eval_init(EvalObject *self, PyObject *args, PyObject *kw) {
+    static char *names[] = {"core", "edges", "hand", "corner_adj", "corner_rays", "priority", "patterns", NULL};
+    PyObject *core, *edges, *hand, *adj, *rays, *prio, *patterns;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "O!OOOOOO", names, &CoreType, &core, &edges, &hand, &adj, &rays,
+                                     &prio, &patterns))
+        return -1;
+    if (self->hand) { PyErr_SetString(PyExc_RuntimeError, "an Evaluator is set up once"); return -1; }
+    self->g = ((CoreObject *)core)->g;
+    self->total = self->g.top;
+    if (!to_u128(edges, &self->edges)) return -1;
+    /* hand: (total + 1) rows of NHAND floats */
+    if (PySequence_Size(hand) != self->total + 1) { PyErr_SetString(PyExc_ValueError, "one weight row per number of empties"); return -1; }
+    self->hand = PyMem_Calloc((size_t)(self->total + 1) * NHAND, sizeof(double));
+    if (!self->hand) { PyErr_NoMemory(); return -1; }
+    for (int e = 0; e <= self->total; e++) {
+        PyObject *row = PySequence_GetItem(hand, e);
+        if (!row) return -1;
+        for (int k = 0; k < NHAND; k++) {
+            PyObject *x = PySequence_GetItem(row, k);
+            if (!x) { Py_DECREF(row); return -1; }
+            self->hand[e * NHAND + k] = PyFloat_AsDouble(x);
+            Py_DECREF(x);
+        }
+        Py_DECREF(row);
+        if (PyErr_Occurred()) return -1;
+    }
+    /* corners: (bit, X squares, C squares) and (square, [ray, ...]) in the same order */
+    Py_ssize_t nc = PySequence_Size(adj);
+    if (nc < 0 || nc != PySequence_Size(rays)) { PyErr_SetString(PyExc_ValueError, "corner tables differ"); return -1; }
+    self->ncorners = (int)nc;
+    self->cbit = PyMem_Calloc(3 * nc + 1, sizeof(u128));
+    self->rays = PyMem_Calloc(2 * nc + 4 * 128 + 1, sizeof(int));
+    if (!self->cbit || !self->rays) { PyErr_NoMemory(); return -1; }
+    self->cx = self->cbit + nc;
+    self->cc = self->cbit + 2 * nc;
+    int *r = self->rays;
+    for (Py_ssize_t k = 0; k < nc; k++) {
+        PyObject *a = PySequence_GetItem(adj, k), *cr = PySequence_GetItem(rays, k);
+        PyObject *cb = a ? PySequence_GetItem(a, 0) : NULL, *cx = a ? PySequence_GetItem(a, 1) : NULL;
+        PyObject *cc = a ? PySequence_GetItem(a, 2) : NULL, *sq = cr ? PySequence_GetItem(cr, 0) : NULL;
+        PyObject *lines = cr ? PySequence_GetItem(cr, 1) : NULL;
+        int ok = cb && cx && cc && sq && lines && to_u128(cb, &self->cbit[k]) && to_u128(cx, &self->cx[k])
+                 && to_u128(cc, &self->cc[k]);
+        if (ok) {
+            *r++ = (int)PyLong_AsLong(sq);
+            Py_ssize_t nr = PySequence_Size(lines);
+            *r++ = (int)nr;
+            for (Py_ssize_t j = 0; ok && j < nr; j++) {
+                Py_ssize_t len;
+                PyObject *line = PySequence_GetItem(lines, j);
+                long *v = line ? long_items(line, &len) : NULL;
+                Py_XDECREF(line);
+                if (!v || r + len + 1 > self->rays + 2 * nc + 4 * 128) { ok = 0; PyMem_Free(v); break; }
+                *r++ = (int)len;
+                for (Py_ssize_t i = 0; i < len; i++) *r++ = (int)v[i];
+                PyMem_Free(v);
+            }
+        }
+        Py_XDECREF(a); Py_XDECREF(cr); Py_XDECREF(cb); Py_XDECREF(cx); Py_XDECREF(cc); Py_XDECREF(sq); Py_XDECREF(lines);
+        if (!ok || PyErr_Occurred()) {
+            if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "bad corner tables");
+            return -1;
+        }
+    }
+    Py_ssize_t n;
+    long *pr = long_items(prio, &n);
+    if (!pr) return -1;
+    for (Py_ssize_t i = 0; i < n && i < 128; i++) self->prio[i] = (int)pr[i];
+    PyMem_Free(pr);
+    /* patterns: None (the hand-made evaluation alone) or (instances, features, per-empties weights, uses_hand),
+     * instances: [(class offset, [squares in digit order]), ...] */
+    if (patterns == Py_None) return 0;
+    PyObject *instances, *stages;
+    if (!PyArg_ParseTuple(patterns, "OiOp", &instances, &self->features, &stages, &self->uses_hand)) return -1;
+    Py_ssize_t ni = PySequence_Size(instances);
+    if (ni < 0 || ni > MAX_INST) { PyErr_SetString(PyExc_ValueError, "too many pattern instances"); return -1; }
+    self->ninst = (int)ni;
+    int counts[129] = {0}, total = 0;
+    long *sqs[MAX_INST];
+    Py_ssize_t lens[MAX_INST];
+    for (Py_ssize_t i = 0; i < ni; i++) {
+        PyObject *it = PySequence_GetItem(instances, i);
+        PyObject *off = it ? PySequence_GetItem(it, 0) : NULL, *cells = it ? PySequence_GetItem(it, 1) : NULL;
+        sqs[i] = cells ? long_items(cells, &lens[i]) : NULL;
+        if (off) self->offset[i] = (int)PyLong_AsLong(off);
+        Py_XDECREF(it); Py_XDECREF(off); Py_XDECREF(cells);
+        if (!sqs[i] || PyErr_Occurred()) { for (Py_ssize_t j = 0; j <= i; j++) PyMem_Free(sqs[j]); return -1; }
+        for (Py_ssize_t j = 0; j < lens[i]; j++) {
+            if (sqs[i][j] < 0 || sqs[i][j] > 127 || lens[i] > 13) {
+                for (Py_ssize_t q = 0; q <= i; q++) PyMem_Free(sqs[q]);
+                PyErr_SetString(PyExc_ValueError, "bad pattern square");
+                return -1;
+            }
+            counts[sqs[i][j]]++;
+            total++;
+        }
+    }
+    self->inst = PyMem_Calloc(2 * total + 2, sizeof(int));
+    if (!self->inst) { for (Py_ssize_t i = 0; i < ni; i++) PyMem_Free(sqs[i]); PyErr_NoMemory(); return -1; }
+    self->pow3 = self->inst + total + 1;
+    self->first[0] = 0;
+    for (int s = 0; s < 128; s++) self->first[s + 1] = self->first[s] + counts[s];
+    int fill[128];
+    memcpy(fill, self->first, sizeof fill);
+    for (Py_ssize_t i = 0; i < ni; i++) {
+        int p = 1;
+        for (Py_ssize_t j = 0; j < lens[i]; j++, p *= 3) {
+            int k = fill[sqs[i][j]]++;
+            self->inst[k] = (int)i;
+            self->pow3[k] = p;
+        }
+        PyMem_Free(sqs[i]);
+    }
+    Py_ssize_t ns = PySequence_Size(stages);
+    if (ns != self->total + 1) { PyErr_SetString(PyExc_ValueError, "one weight array per number of empties"); return -1; }
+    self->bufs = PyMem_Calloc(ns, sizeof(Py_buffer));
+    if (!self->bufs) { PyErr_NoMemory(); return -1; }
+    for (Py_ssize_t e = 0; e < ns; e++) {
+        PyObject *w = PySequence_GetItem(stages, e);
+        if (!w) return -1;
+        int bad = PyObject_GetBuffer(w, &self->bufs[e], PyBUF_FORMAT) < 0;
+        Py_DECREF(w);
+        if (bad) return -1;
+        self->nbufs++;
+        if (self->bufs[e].itemsize != 2 || strcmp(self->bufs[e].format, "h")
+            || self->bufs[e].len != (Py_ssize_t)(self->features + 2) * 2) {
+            PyErr_SetString(PyExc_ValueError, "the weights must be array('h') of features + 2 entries");
+            return -1;
+        }
+    }
+    self->patterns = 1;
+    return 0;
+}
+
+static PyObject *Eval_evaluate(EvalObject *self, PyObject *args) {
+    PyObject *p, *o;
+    u128 P, O;
+    if (!PyArg_ParseTuple(args, "OO", &p, &o) || !to_u128(p, &P) || !to_u128(o, &O)) return NULL;
+    return PyLong_FromLong(evaluate(self, P, O, moves(&self->g, P, O)));
+}
+
+static PyObject *Eval_new_table(EvalObject *self, PyObject *unused) {
+    (void)self; (void)unused;
+    if (!MTT) {
+        MTT = PyMem_RawCalloc((size_t)1 << MID_TT_BITS, sizeof(MidEntry));
+        if (!MTT) return PyErr_NoMemory();
+    }
+    if (++MGEN == 0) { memset(MTT, 0, ((size_t)1 << MID_TT_BITS) * sizeof(MidEntry)); MGEN = 1; }
+    return PyLong_FromLong(MGEN);
+}
+
+/* root(P, O, depth, first_move, table, seconds, cpu_clock) -> (value, best, nodes, finished, partial):
+ * Searcher.root with the full window: the table move (first_move, else the
+ * table's) first, every move then by the mobility key.  partial: (value, move)
+ * of the best move when the time ran out, or None. */
+static PyObject *Eval_root(EvalObject *self, PyObject *args) {
+    PyObject *p, *o;
+    int depth, first, table, cpu;
+    double seconds;
+    u128 P, O;
+    if (!PyArg_ParseTuple(args, "OOiiidp", &p, &o, &depth, &first, &table, &seconds, &cpu)
+        || !to_u128(p, &P) || !to_u128(o, &O))
+        return NULL;
+    if (!MTT || table < 1 || table > MGEN) { PyErr_SetString(PyExc_ValueError, "no such table (new_table())"); return NULL; }
+    const Geo *g = &self->g;
+    u128 mv = moves(g, P, O);
+    if (!mv) { PyErr_SetString(PyExc_ValueError, "root() needs a position with a legal move"); return NULL; }
+    MCUR = (uint16_t)table;
+    USE_CPU = cpu;
+    NODES = 0;
+    MAX_NODES = -1;
+    ABORTED = 0;
+    DEADLINE = seconds > 0 ? clock_now() + seconds : 0;
+    MidEntry *e = mid_slot(P, O);
+    if (first < 0 && e->gen == MCUR && e->p == P && e->o == O) first = e->move;
+    Child c[100];
+    int k = mid_children(self, P, O, mv, first, depth > 3 ? depth : 3, c);
+    int alpha = -VINF, beta = VINF, best = -VINF, best_sq = c[0].sq, seen = 0;
+    Feat ft, cf;
+    feat_init(self, &ft, P, O);
+    for (int i = 0; i < k; i++) {
+        int v;
+        feat_play(self, &ft, &cf, 0, c[i].sq, c[i].p ^ P ^ bit(c[i].sq));
+        if (i == 0) {
+            v = -pvs(self, c[i].o, c[i].p, depth - 1, -beta, -alpha, 0, &cf, 1);
+        } else {
+            v = -pvs(self, c[i].o, c[i].p, depth - 1, -alpha - 1, -alpha, 0, &cf, 1);
+            if (alpha < v && v < beta) v = -pvs(self, c[i].o, c[i].p, depth - 1, -beta, -v, 0, &cf, 1);
+        }
+        if (ABORTED) break;
+        if (v > best) {
+            best = v; best_sq = c[i].sq; seen = 1;
+            if (v > alpha) alpha = v;
+        }
+    }
+    if (ABORTED) {
+        if (!seen) return Py_BuildValue("iiLOO", 0, -1, NODES, Py_False, Py_None);
+        return Py_BuildValue("iiLO(ii)", 0, -1, NODES, Py_False, best, best_sq);
+    }
+    e = mid_slot(P, O);
+    e->p = P; e->o = O; e->gen = MCUR; e->depth = depth > 255 ? 255 : depth; e->move = best_sq;
+    e->lo = e->hi = best;
+    return Py_BuildValue("iiLOO", best, best_sq, NODES, Py_True, Py_None);
+}
+
+static PyMethodDef Eval_methods[] = {
+    {"evaluate", (PyCFunction)Eval_evaluate, METH_VARARGS, "evaluate(P, O): the static value for the mover (centi-discs)"},
+    {"new_table", (PyCFunction)Eval_new_table, METH_NOARGS,
+     "new_table(): a fresh generation of the search's transposition table (one per Searcher)"},
+    {"root", (PyCFunction)Eval_root, METH_VARARGS,
+     "root(P, O, depth, first_move, table, seconds, cpu_clock) -> (value, best, nodes, finished, partial)"},
+    {NULL, NULL, 0, NULL},
+};
+
+static PyTypeObject EvalType = {
+    PyVarObject_HEAD_INIT(NULL, 0)
+    .tp_name = "games.ai._core.Evaluator",
+    .tp_basicsize = sizeof(EvalObject),
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_doc = "A static evaluation and the midgame search on it: "
+              "Evaluator(core, edges, hand, corner_adj, corner_rays, priority, patterns)",
+    .tp_new = PyType_GenericNew,
+    .tp_init = (initproc)Eval_init,
+    .tp_dealloc = (destructor)Eval_dealloc,
+    .tp_methods = Eval_methods,
+};
+
 static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "games.ai._core", "The compiled search core.", -1, NULL};
 
 PyMODINIT_FUNC PyInit__core(void) {
-    if (PyType_Ready(&CoreType) < 0) return NULL;
+#ifdef NEEDS_POPCNT
+    if (!__builtin_cpu_supports("popcnt")) {
+        PyErr_SetString(PyExc_ImportError, "games.ai._core was built for CPUs with popcnt");
+        return NULL;
+    }
+#endif
+    if (PyType_Ready(&CoreType) < 0 || PyType_Ready(&EvalType) < 0) return NULL;
     PyObject *m = PyModule_Create(&module);
     if (!m) return NULL;
     Py_INCREF(&CoreType);
     if (PyModule_AddObject(m, "Core", (PyObject *)&CoreType) < 0) { Py_DECREF(&CoreType); Py_DECREF(m); return NULL; }
+    Py_INCREF(&EvalType);
+    if (PyModule_AddObject(m, "Evaluator", (PyObject *)&EvalType) < 0) { Py_DECREF(&EvalType); Py_DECREF(m); return NULL; }
+    PyModule_AddIntConstant(m, "SEARCH_TABLE_BYTES", (long)(((size_t)1 << MID_TT_BITS) * sizeof(MidEntry)));
     PyModule_AddIntConstant(m, "TABLE_BYTES", (long)(((size_t)1 << TT_BITS) * sizeof(Entry)));
     return m;
 }

@@ -22,15 +22,16 @@ from .bitboard import Tables
 from .endgame import INF, Timeout
 
 try:
-    from ._core import TABLE_BYTES, Core
+    from ._core import SEARCH_TABLE_BYTES, TABLE_BYTES, Core, Evaluator
 except ImportError:  # no compiler at install, or a bare checkout
-    Core, TABLE_BYTES = None, 0
+    Core, Evaluator, TABLE_BYTES, SEARCH_TABLE_BYTES = None, None, 0, 0
 if os.environ.get("GAMES_AI_ENGINE") == "python":
-    Core, TABLE_BYTES = None, 0
+    Core, Evaluator, TABLE_BYTES, SEARCH_TABLE_BYTES = None, None, 0, 0
 if Core is None and os.environ.get("GAMES_AI_REQUIRE_CORE") == "1":
     raise ImportError("GAMES_AI_REQUIRE_CORE=1 but the compiled core games.ai._core is not built "
                       "(pip install -e . builds it)")
-# TABLE_BYTES: the C solver's transposition table, one per process, allocated at its first solve
+# TABLE_BYTES: the C solver's transposition table, SEARCH_TABLE_BYTES the C midgame
+# search's; one each per process, allocated at their first use
 
 
 def available() -> bool:
@@ -49,6 +50,30 @@ def core_for(geo: Tables, anti: bool):
         return None
     return Core(geo.playable, geo.corners, geo.x_squares, geo.stride, max(geo.width, geo.height),
                       list(geo.region_of), list(geo.shallow_priority), anti)
+
+
+@lru_cache(maxsize=64)
+def native_evaluator(geo: Tables, anti: bool, evaluation: str = "learned"):
+    """The compiled twin of ``levels.evaluator(geo, anti, evaluation)``, the
+    same values (``tests/ai/test_core.py``), carrying the midgame search
+    (``Searcher(native=...)``); ``None`` without the core."""
+    if Core is None:
+        return None
+    from .evaluation import hand_tables
+    from .learned import shipped_stages, stage_tables
+    from .patterns import pattern_set
+    from .search import move_priority
+
+    hand = hand_tables(geo, anti)
+    patterns = None
+    stages = shipped_stages(geo.lib, anti) if evaluation == "learned" else None
+    if stages is not None:
+        ps = pattern_set(geo.lib)
+        by_empties, uses_hand = stage_tables(geo.lib, stages)
+        instances = [(ps.classes[cls][2], squares) for cls, squares in ps.instances]
+        patterns = (instances, ps.features, by_empties, uses_hand)
+    return Evaluator(core_for(geo, anti), geo.edges, hand.table, hand.corner_adj, hand.corner_rays,
+                     move_priority(geo, anti), patterns)
 
 
 class CoreSolver:

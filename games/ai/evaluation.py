@@ -24,6 +24,8 @@ opponent), and parity is reversed (the last move gains stones).
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 from .bitboard import Tables
 
 # (opening weight, endgame weight), interpolated on the fraction of empties.
@@ -100,14 +102,17 @@ def stable_counter(geo: Tables):
     return stable_count
 
 
-def make_evaluator(geo: Tables, anti: bool = False):
-    """Build ``evaluate(P, O)`` (centi-discs for the player owning ``P``)."""
+class HandTables(NamedTuple):
+    """What the hand-made evaluation reads besides the position (the compiled
+    core's copy, ``core.native_evaluator``, reads the same)."""
+
+    table: list  # per number of empties: the nine interpolated weights
+    corner_adj: list  # per corner: (its bit, its X squares, its C squares)
+    corner_rays: list  # per corner: (square, its edge rays)
+
+
+def hand_tables(geo: Tables, anti: bool = False) -> HandTables:
     weights = ANTI if anti else NORMAL
-    moves = geo.moves
-    spread = geo.spread
-    playable = geo.playable
-    corners = geo.corners
-    edges = geo.edges
     total = max(1, len(geo.squares))
     corner_rays = _corner_edge_rays(geo)
     # X/C squares next to each corner (only relevant while the corner is empty)
@@ -129,6 +134,17 @@ def make_evaluator(geo: Tables, anti: bool = False):
         )
         for row in table
     ]
+    return HandTables(table, corner_adj, corner_rays)
+
+
+def make_evaluator(geo: Tables, anti: bool = False):
+    """Build ``evaluate(P, O)`` (centi-discs for the player owning ``P``)."""
+    moves = geo.moves
+    spread = geo.spread
+    playable = geo.playable
+    corners = geo.corners
+    edges = geo.edges
+    table, corner_adj, _ = hand_tables(geo, anti)
 
     stable_count = stable_counter(geo)
 

@@ -87,8 +87,8 @@ def read_weights(path: Path) -> Weights:
     return Weights(board.rstrip(b"\0").decode("ascii"), bool(anti), squares, stages)
 
 
-def evaluator_from(lib_geo, stages: list[tuple[int, int, array]], anti: bool = False):
-    """``evaluate(P, O)`` over ``stages`` (every number of empties covered)."""
+def stage_tables(lib_geo, stages: list[tuple[int, int, array]]) -> tuple[list, bool]:
+    """(the weights per number of empties, whether the hand-made term is used)."""
     ps = pattern_set(lib_geo)
     squares = lib_geo.playable_count
     by_empties = [None] * (squares + 1)
@@ -99,18 +99,24 @@ def evaluator_from(lib_geo, stages: list[tuple[int, int, array]], anti: bool = F
             by_empties[e] = w
     if any(w is None for w in by_empties):
         raise ValueError("the stages do not cover every number of empties")
+    return by_empties, any(w[ps.features + 1] for _, _, w in stages)
+
+
+def evaluator_from(lib_geo, stages: list[tuple[int, int, array]], anti: bool = False):
+    """``evaluate(P, O)`` over ``stages`` (every number of empties covered)."""
+    by_empties, uses_hand = stage_tables(lib_geo, stages)
     hand = None
-    if any(w[ps.features + 1] for _, _, w in stages):
+    if uses_hand:
         from .bitboard import tables
         from .evaluation import make_evaluator
 
         hand = make_evaluator(tables(lib_geo), anti)
-    return ps.make_evaluator(by_empties, hand)
+    return pattern_set(lib_geo).make_evaluator(by_empties, hand)
 
 
 @lru_cache(maxsize=16)
-def learned_evaluator(lib_geo, anti: bool, directory: Path | None = None):
-    """The shipped learned evaluation for this geometry and rule, or None."""
+def shipped_stages(lib_geo, anti: bool, directory: Path | None = None):
+    """The shipped weights' stages for this geometry and rule, or None."""
     if pattern_set(lib_geo) is None:
         return None
     path = weights_path(lib_geo.board, anti, directory)
@@ -120,4 +126,11 @@ def learned_evaluator(lib_geo, anti: bool, directory: Path | None = None):
     if (weights.board, weights.anti, weights.squares) != (lib_geo.board, anti, lib_geo.playable_count):
         raise ValueError(f"{path} holds weights for {weights.board}{' Anti' if weights.anti else ''} "
                          f"({weights.squares} squares)")
-    return evaluator_from(lib_geo, weights.stages, anti)
+    return weights.stages
+
+
+@lru_cache(maxsize=16)
+def learned_evaluator(lib_geo, anti: bool, directory: Path | None = None):
+    """The shipped learned evaluation for this geometry and rule, or None."""
+    stages = shipped_stages(lib_geo, anti, directory)
+    return None if stages is None else evaluator_from(lib_geo, stages, anti)

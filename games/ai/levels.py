@@ -12,10 +12,12 @@
   endgame solve from 10 empties (8 on larger boards).  Depth-limited, so
   fully deterministic; a time limit, if given, still caps it.
 * **Hard**: iterative deepening PVS with a transposition table under the time
-  budget (2 s by default).  Near the end (``_solver_horizon``: how many empties
-  depends on the engine, the board and the budget) it solves exactly at once;
-  a few empties further out it runs a short heuristic search for a fallback
-  move (15% of the budget, 5% on 6x6), then the solver: win/draw/loss first, then the
+  budget (2 s by default); Normal's and Hard's search runs in the compiled
+  core when it is built (``core.native_evaluator``), with the same values and
+  moves.  Near the end (``_solver_horizon``: how many empties depends on the
+  engine, the board and the budget) it solves exactly at once; a few empties
+  further out it runs a short heuristic search for a fallback move (15% of
+  the budget, 5% on 6x6), then the solver: win/draw/loss first, then the
   exact score with the rest of the budget, by null-window probes from the
   heuristic value (also when the short search already proves a win: the
   solver looks for the largest); a proven win or draw is never given away.
@@ -30,7 +32,7 @@ from functools import lru_cache
 
 from . import clock
 from .bitboard import Tables
-from .core import available as core_available, make_solver
+from .core import available as core_available, make_solver, native_evaluator
 from .endgame import Timeout
 from .evaluation import make_evaluator
 from .learned import learned_evaluator
@@ -63,6 +65,13 @@ def evaluator(geo: Tables, anti: bool, evaluation: str = "learned"):
         if learned is not None:
             return learned
     return make_evaluator(geo, anti)
+
+
+def _searcher(geo: Tables, anti: bool, evaluation: str) -> Searcher:
+    """Normal's and Hard's search: in the compiled core when it is built (the
+    same values and moves at a fixed depth, tests/ai/test_core.py), else in Python."""
+    return Searcher(geo, evaluator(geo, anti, evaluation), anti=anti,
+                    native=native_evaluator(geo, anti, evaluation))
 
 
 def _moves_list(geo: Tables, P: int, O: int) -> list[int]:
@@ -120,7 +129,7 @@ def choose_normal(geo: Tables, P: int, O: int, anti: bool, rng: random.Random,
         sq = _solved_move(geo, P, O, anti, deadline)
         if sq is not None:
             return sq
-    searcher = Searcher(geo, evaluator(geo, anti, evaluation), anti=anti)
+    searcher = _searcher(geo, anti, evaluation)
     _, best, _ = searcher.iterate(P, O, max_depth=3 if big else 4, deadline=deadline)
     return best if best >= 0 else moves[0]
 
@@ -136,7 +145,7 @@ def choose_hard(geo: Tables, P: int, O: int, anti: bool, rng: random.Random,
     budget = deadline - start
     n = _empties(geo, P, O)
     exact_now, solve_to = _solver_horizon(geo, budget)
-    searcher = Searcher(geo, evaluator(geo, anti, evaluation), anti=anti)
+    searcher = _searcher(geo, anti, evaluation)
     if n <= exact_now:
         # small endgame: the exact solver is certain to be quick
         sq = _solved_move(geo, P, O, anti, deadline)

@@ -10,6 +10,10 @@ Two budgets stop a search: ``deadline`` (a ``clock.now()`` value; the
 search raises ``Timeout`` between nodes, and iterative deepening keeps the
 result of the last finished depth) and the fixed ``depth`` of depth-limited
 modes (Easy, Normal), which therefore are deterministic.
+
+With ``native`` (``core.native_evaluator``, the compiled twin of the
+evaluation) ``root`` runs in the compiled core: at a fixed depth the same
+value and move as here (tests/ai/test_core.py), its table bounded (48 MiB).
 """
 
 from __future__ import annotations
@@ -42,13 +46,30 @@ def to_stones(v: float) -> float:
     return v / 100
 
 
+def move_priority(geo: Tables, anti: bool) -> list[int]:
+    """Static move priority per square (smaller first): corners, then plain
+    squares, then C squares, X squares last (reversed roles in anti)."""
+    static = [0] * geo.size
+    for i in geo.squares:
+        if geo.corners >> i & 1:
+            static[i] = 60 if anti else -60
+        elif geo.x_squares >> i & 1:
+            static[i] = -10 if anti else 40
+        elif geo.c_squares >> i & 1:
+            static[i] = 0 if anti else 20
+    return static
+
+
 class Searcher:
     """Alpha-beta/PVS over one geometry.  Reuse an instance to keep its table."""
 
-    def __init__(self, geo: Tables, evaluate, *, anti: bool = False, compiled: bool = True):
+    def __init__(self, geo: Tables, evaluate, *, anti: bool = False, compiled: bool = True, native=None):
         self.geo = geo
         self.compiled = compiled  # move generation by the compiled core when it is built
         self.evaluate = evaluate
+        # ``core.native_evaluator`` of the same evaluation: root() searches in C
+        self.native = native if compiled else None
+        self._table = native.new_table() if self.native is not None else 0
         self.anti = anti
         self.tt: dict = {}
         self.nodes = 0
@@ -62,26 +83,12 @@ class Searcher:
         moves = fast.moves if fast else geo.moves
         flips = fast.flips_bit if fast else geo.flips
         playable = geo.playable
-        corners = geo.corners
-        x_squares = geo.x_squares
-        c_squares = geo.c_squares
         evaluate = self.evaluate
         anti = self.anti
         tt = self.tt
         me = self
         monotonic = clock.now
-        # static move priority (smaller first): corners, then plain squares,
-        # then C squares, X squares last (reversed roles in anti)
-        static = [0] * geo.size
-        for i in geo.squares:
-            if corners >> i & 1:
-                static[i] = 60 if anti else -60
-            elif x_squares >> i & 1:
-                static[i] = -10 if anti else 40
-            elif c_squares >> i & 1:
-                static[i] = 0 if anti else 20
-            else:
-                static[i] = 0
+        static = move_priority(geo, anti)
 
         def children(P, O, mv, tt_move, depth):
             cand = []
@@ -162,6 +169,8 @@ class Searcher:
     def root(self, P: int, O: int, depth: int, alpha: int = -INF, beta: int = INF,
              first_move: int = -1) -> tuple[int, int]:
         """Search to ``depth``; returns (value, best square).  Needs a legal move."""
+        if self.native is not None and alpha == -INF and beta == INF:
+            return self._native_root(P, O, depth, first_move)
         mv = self.geo.moves(P, O)
         assert mv, "root() needs a position with a legal move"
         entry = self.tt.get((P, O))
@@ -187,6 +196,19 @@ class Searcher:
                         break
         self.tt[(P, O)] = (depth, best, best, best_sq) if best < beta else (depth, best, INF, best_sq)
         return best, best_sq
+
+    def _native_root(self, P: int, O: int, depth: int, first_move: int) -> tuple[int, int]:
+        seconds = 0.0
+        if self.deadline is not None:
+            seconds = max(1e-9, self.deadline - clock.now())
+        value, best, nodes, finished, partial = self.native.root(P, O, depth, first_move, self._table, seconds,
+                                                                 clock.cpu_clock())
+        self.nodes += nodes
+        if partial is not None:
+            self._partial = partial
+        if not finished:
+            raise Timeout
+        return value, best
 
     def iterate(self, P: int, O: int, *, max_depth: int = 64, deadline: float | None = None,
                 min_depth: int = 1) -> tuple[int, int, int]:

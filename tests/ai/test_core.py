@@ -16,7 +16,7 @@ from games.ai.endgame import EndgameSolver
 from games.ai.tools.train import main, read_positions
 from games.rules.perft import perft_plain
 
-from .conftest import make_variant
+from .conftest import make_variant, random_board as random_board_for
 from .test_endgame import _ffo_positions, endgame_board
 
 REQUIRED = os.environ.get("GAMES_AI_REQUIRE_CORE") == "1"
@@ -240,3 +240,140 @@ def test_the_search_finds_the_same_value_and_move_with_either_move_generation(ca
             s = Searcher(geo, evaluator(geo, anti), anti=anti, compiled=compiled)
             results.append((s.iterate(P, O, max_depth=depth, deadline=None)[:2], s.nodes))
         assert results[0] == results[1], board.render()
+
+
+EVAL_CASES = SOLVE_CASES + [dict(board="octagon", anti=True), dict(board="10x10", anti=True),
+                            dict(board="6x6", anti=True, blocked=2, seed=7)]
+
+
+@pytest.mark.parametrize("case", EVAL_CASES, ids=ids)
+def test_the_compiled_evaluations_give_the_python_values_exactly(case):
+    """Both evaluations (learned where weights are shipped, else hand-made;
+    and hand-made) on every position of seeded random games: the same
+    integer, centi-discs for the mover."""
+    from games.ai.levels import evaluator
+
+    variant = make_variant(**case)
+    geo = tables(variant.geometry)
+    for kind in ("learned", "handmade"):
+        python, native = evaluator(geo, variant.anti, kind), core.native_evaluator(geo, variant.anti, kind)
+        positions = 0
+        for seed in range(40):
+            rng = random.Random(seed)
+            board = Board(variant)
+            while not board.is_game_over() and positions < 1500:
+                t = board.turn_index
+                P, O = board.bits[t], board.bits[1 - t]
+                assert native.evaluate(P, O) == python(P, O), (kind, board.render())
+                assert native.evaluate(O, P) == python(O, P), (kind, board.render())
+                positions += 1
+                board.push(rng.choice(board.legal_moves))
+        assert positions >= 1000
+
+
+SEARCH_CASES = BOARDS + [dict(board=c["board"], anti=True) for c in BOARDS[:4]]
+
+
+@pytest.mark.parametrize("case", SEARCH_CASES, ids=ids)
+def test_the_compiled_search_finds_the_python_searchs_value_and_move(case):
+    """Iterative deepening to a fixed depth (1 to 3 plies, 4 on the small
+    boards now and then), seeded positions from the opening to the end: the
+    same value, best move and depth from the C search as from the Python one
+    (90 positions per board and rule, over a thousand in all)."""
+    from games.ai.levels import evaluator
+    from games.ai.search import Searcher
+
+    from .conftest import random_board
+
+    variant = make_variant(**case)
+    geo = tables(variant.geometry)
+    anti = variant.anti
+    native = core.native_evaluator(geo, anti)
+    checked = 0
+    for seed in range(200):
+        board = random_board(variant, 2 + seed % (len(geo.squares) - 6), 7000 + seed)
+        if board.is_game_over() or board.legal_moves == ["pass"]:
+            continue
+        t = board.turn_index
+        P, O = board.bits[t], board.bits[1 - t]
+        depth = 1 + seed % (4 if len(geo.squares) <= 64 and seed % 5 == 0 else 3)
+        python = Searcher(geo, evaluator(geo, anti), anti=anti).iterate(P, O, max_depth=depth)
+        compiled = Searcher(geo, evaluator(geo, anti), anti=anti, native=native)
+        assert compiled.iterate(P, O, max_depth=depth) == python, (depth, board.render())
+        assert compiled.nodes > 0
+        checked += 1
+        if checked == 90:
+            break
+    assert checked == 90
+
+
+NORMAL_PLAYS = """
+import json, sys
+from games import Board
+from games.ai import choose_move, engine_name
+from tests.ai.conftest import make_variant
+assert engine_name() == "pure Python", engine_name()
+out = []
+for case, history in json.load(sys.stdin):
+    board = Board(make_variant(**case))
+    for move in history:
+        board.push(move)
+    out.append(choose_move(board, "normal", seed=1))
+print(json.dumps(out))
+"""
+
+
+def test_normal_plays_the_same_moves_with_either_engine():
+    """Normal's fixed-depth search in C (the compiled core) and in Python (a
+    process without it): the same move on seeded positions of every board and
+    rule set, from the opening to Normal's solving horizon."""
+    import json
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    from .conftest import random_board
+
+    jobs, moves = [], []
+    for case in SEARCH_CASES:
+        variant = make_variant(**case)
+        squares = len(tables(variant.geometry).squares)
+        for seed in range(8):
+            board = random_board(variant, 3 + seed * (squares - 14) // 8, 500 + seed)
+            if board.is_game_over():
+                continue
+            jobs.append((case, [str(m) for m in board.history]))
+            moves.append(choose_move(board, "normal", seed=1))
+    env = {**os.environ, "GAMES_AI_ENGINE": "python"}
+    env.pop("GAMES_AI_REQUIRE_CORE", None)
+    out = subprocess.run([sys.executable, "-c", NORMAL_PLAYS], input=json.dumps(jobs), env=env, text=True,
+                         cwd=Path(__file__).resolve().parents[2], capture_output=True, timeout=300)
+    assert out.returncode == 0, out.stderr
+    assert json.loads(out.stdout) == moves
+    assert len(moves) >= 80
+
+
+def test_hard_and_normal_search_in_the_compiled_core():
+    from games.ai.levels import _searcher
+
+    for anti in (False, True):
+        geo = tables_for("8x8")
+        assert _searcher(geo, anti, "learned").native is not None
+        assert _searcher(geo, anti, "handmade").native is not None
+
+
+def test_hard_answers_within_its_time_on_the_compiled_search():
+    """Midgame positions of every board: Hard's iterative deepening in C stops
+    at the deadline (it looks at the clock every 1024 nodes)."""
+    import time
+
+    for case in SEARCH_CASES[:4]:
+        variant = make_variant(**case)
+        for seed in range(2):
+            board = random_board_for(variant, 20 + 6 * seed, 900 + seed)
+            if board.is_game_over() or len(board.legal_moves) < 2:
+                continue
+            start = time.monotonic()
+            move = choose_move(board, "hard", time_limit=0.5, seed=seed)
+            assert time.monotonic() - start < 0.5
+            assert move in board.legal_moves

@@ -79,7 +79,7 @@ async def test_the_table_socket_counts_wrong_codes_with_the_pages_and_then_refus
     from asgiref.sync import sync_to_async
 
     alice = await sync_to_async(make_user)("alice")
-    table = await sync_to_async(services.open_table)(alice, Variant(board="6x6"))
+    table = await sync_to_async(actions.open_table)(alice, Variant(board="6x6"))
     guesser = Client(REMOTE_ADDR=GUESSER)
     for attempt in range(20):
         assert (await sync_to_async(guess)(guesser, wrong_code(attempt), "page")).status_code == 404
@@ -100,7 +100,7 @@ async def test_guessing_on_the_table_socket_alone_is_stopped_after_thirty_misses
     from asgiref.sync import sync_to_async
 
     alice = await sync_to_async(make_user)("alice")
-    table = await sync_to_async(services.open_table)(alice, Variant(board="6x6"))
+    table = await sync_to_async(actions.open_table)(alice, Variant(board="6x6"))
     closes = [await socket_from(GUESSER, wrong_code(attempt)) for attempt in range(40)]
     assert closes == [4404] * 30 + [4429] * 10
     assert await socket_from(GUESSER, table.code) == 4429
