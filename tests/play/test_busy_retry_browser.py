@@ -39,7 +39,7 @@ def test_a_move_answered_busy_is_sent_again_by_the_page_once_the_lock_goes(live_
         holder.execute("ROLLBACK")
         holder.close()
 
-    page.wait_for_function(f"Number(document.querySelector('#game-state').dataset.ply) > {ply}", timeout=20000)
+    page.wait_for_function(f"() => Number(document.querySelector('#game-state').dataset.ply) > {ply}", timeout=20000)
     move = Move.objects.get(game=game, ply=ply + 1)
     assert (move.square, move.made_by) == (square, "player")
     expect(page.locator("#game-message")).to_have_text("")
