@@ -56,6 +56,23 @@ def redis_server():
         embedded.stop()
 
 
+@pytest.fixture(autouse=True)
+def thinking_places(redis_server):
+    """Every test starts with nobody's computer thinking: the places games.thinking
+    keeps in Redis belong to games of a test database that is rolled back after each
+    test, and every test client comes from the same address."""
+    yield
+    client = redis_py.Redis.from_url(redis_server)
+    try:
+        keys = list(client.scan_iter("reversi:thinking:*"))
+        if keys:
+            client.delete(*keys)
+    except redis_py.ConnectionError:
+        pass  # a test that stopped Redis: nothing is kept there either
+    finally:
+        client.close()
+
+
 @pytest.fixture(scope="session")
 def live_site(django_db_setup, django_db_blocker, tmp_path_factory):
     """daphne and a Celery worker serving the test database. Use with transactional_db."""

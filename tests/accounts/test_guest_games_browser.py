@@ -81,10 +81,10 @@ def test_a_guest_signs_up_signs_out_signs_in_and_finds_every_game(live_site, pat
     assert my_games(page, live_site) == both
 
     page.get_by_role("button", name="Sign out").click()
-    expect(page.get_by_role("link", name="Sign in")).to_be_visible()
+    expect(page.get_by_role("link", name="Sign in", exact=True)).to_be_visible()
     assert my_games(page, live_site) == []
 
-    page.get_by_role("link", name="Sign in").click()
+    page.get_by_role("link", name="Sign in", exact=True).click()
     page.get_by_label("Username").fill("gil")
     page.get_by_label("Password").fill(PASSWORD)
     page.get_by_role("button", name="Sign in").click()

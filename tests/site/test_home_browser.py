@@ -15,5 +15,5 @@ def test_home_page_skip_link_and_navigation(live_site, page):
     assert page.evaluate("document.activeElement.id") == "main"
     navigation = page.get_by_role("navigation", name="Main")
     expect(navigation).to_be_visible()
-    expect(page.get_by_role("link", name="Sign in")).to_be_visible()
+    expect(page.get_by_role("link", name="Sign in", exact=True)).to_be_visible()
     expect(page.locator("footer .version")).to_contain_text("v0.1.0")
