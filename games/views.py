@@ -12,7 +12,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from games import services
 from games.access import Viewer, find_game
 from games.forms import LevelForm, PlayForm, variant_query
-from games.models import Game, Level
+from games.models import Game, HandicapSide, Level
 from games.presentation import colour_name, game_state, variant_label
 from games.responses import move_or_undo, respond
 from games.services import GameError
@@ -24,8 +24,9 @@ def play(request):
     if request.method == "POST":
         form = PlayForm(request.POST)
         if form.is_valid():
-            game = services.create_computer_game(
-                Viewer.from_request(request), form.cleaned_data["variant"], form.cleaned_data["level"])
+            data = form.cleaned_data
+            game = services.create_computer_game(Viewer.from_request(request), data["variant"], data["level"],
+                                                 colour=data["human_colour"], handicap_side=data["handicap_side"])
             return redirect("play_game", public_id=game.public_id)
         status = 400
     else:
@@ -63,7 +64,7 @@ def game_page(request, public_id):
         variant_label=variant_label(game.variant),
         level_form=LevelForm(initial={"level": game.level}),
         levels=Level.choices,
-        new_game_query=variant_query(game.variant_obj, game.level),
+        new_game_query=variant_query(game.variant_obj, game.level, handicap_side=handicap_side(game, seat)),
     )
     return render(request, "games/game.html", context)
 
@@ -98,11 +99,21 @@ def level(request, public_id):
 
 @require_POST
 def play_again(request, public_id):
-    """New Game: the same variant (blocked squares drawn again), colours drawn again.
-    The game left behind, if still running, ends as abandoned."""
+    """New Game: the same variant (blocked squares drawn again), colours drawn again,
+    a handicap to the same side as before. The game left behind, if still running,
+    ends as abandoned."""
     game, viewer = find_game(request, public_id)
     services.abandon(game, viewer)
     variant = game.variant_obj
     fresh = services.build_variant(**{**variant.to_dict(), "blocked": len(variant.blocked)})
-    new = services.create_computer_game(viewer, fresh, game.level)
+    new = services.create_computer_game(viewer, fresh, game.level,
+                                        handicap_side=handicap_side(game, viewer.seat_in(game)))
     return redirect("play_game", public_id=new.public_id)
+
+
+def handicap_side(game, seat):
+    """Which side a game's corner handicap went to, seen from `seat` (None: no handicap)."""
+    variant = game.variant_obj
+    if not variant.handicap:
+        return None
+    return HandicapSide.ME if seat and seat.colour == variant.handicap_colour else HandicapSide.COMPUTER
