@@ -94,19 +94,23 @@ class VariantForm(forms.Form):
                                         choices=[("black", COLOUR_NAMES["black"]), ("white", COLOUR_NAMES["white"])])
 
     variant_fields = ("board", "players", "anti", "free_opening", "blocked", "handicap", "handicap_colour")
-    # Fields that mean something only with a handicap: the form leaves them out while there
-    # is none (the pages redraw it on every change) except for pages without scripts.
+    # Fields that mean something only with a handicap. A form whose page redraws it on
+    # every change leaves them out while there is none (except for pages without scripts).
     handicap_fields = ("handicap_colour",)
+    redraws_itself = False
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         self.offer_possible_choices(self.current_options())
 
     @property
-    def without_handicap(self):
-        """Whether no handicap is chosen now: the template then shows the handicap's
-        side only to pages without scripts, which cannot redraw the form."""
-        return self.current_value("handicap") == 0
+    def hides_handicap_fields(self):
+        """Whether no handicap is chosen now in a form that redraws itself: the template
+        then shows the handicap's fields only to pages without scripts, which cannot."""
+        return self.redraws_itself and self.current_value("handicap") == 0
+
+    def clean_handicap_colour(self):
+        return self.cleaned_data["handicap_colour"] or Variant().handicap_colour
 
     def current_value(self, name):
         """What the field shows now (submitted or prefilled), as the form would clean it."""
@@ -147,7 +151,7 @@ class VariantForm(forms.Form):
     def variant_options(self, data):
         """build_variant's arguments from the cleaned fields."""
         options = {name: data[name] for name in self.variant_fields if name in VARIANT_ARGUMENTS}
-        options["handicap_colour"] = data.get("handicap_colour") or Variant().handicap_colour
+        options["handicap_colour"] = data.get("handicap_colour", Variant().handicap_colour)
         return options
 
     @classmethod
@@ -178,6 +182,7 @@ class PlayForm(VariantForm):
 
     variant_fields = ("board", "players", "anti", "free_opening", "blocked", "handicap", "handicap_side")
     handicap_fields = ("handicap_side",)
+    redraws_itself = True  # templates/games/play.html
 
     def offer_possible_choices(self, options):
         super().offer_possible_choices(options)

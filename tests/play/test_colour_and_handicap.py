@@ -47,7 +47,7 @@ def test_the_visitor_chooses_their_colour(client, colour):
 def test_new_game_keeps_the_handicap_with_the_same_side(client):
     old = start(client, handicap=3, handicap_side="computer", colour="random")
     for _ in range(6):
-        client.post(reverse("play_again", args=[old.public_id]))
+        client.post(reverse("play_again", args=[old.public_id]), {"confirm": "1"})
         new = Game.objects.order_by("-pk").first()
         assert new.variant_obj.handicap_colour != human_colour(new)
         old = new
@@ -82,3 +82,13 @@ def _outside_noscript(html):
         kept.append(before)
         rest = rest.split("</noscript>", 1)[1]
     return "".join(kept + [rest])
+
+
+def test_a_form_that_does_not_redraw_itself_keeps_the_handicap_colour_in_view(client):
+    """The import form has no redraw: its handicap colour stays, and stays optional."""
+    page = client.get(reverse("review_import")).content.decode()
+    assert "Handicap stones go to" in _outside_noscript(page)
+    response = client.post(reverse("review_import"), {"transcript": "d3c5", "board": "8x8", "players": 2,
+                                                      "handicap": 0, "blocked": ""})
+    assert response.status_code in (200, 302) and "is not a legal" not in response.content.decode()
+    assert "The handicap stones go to Black or White." not in response.content.decode()
