@@ -101,13 +101,16 @@ def level(request, public_id):
 def play_again(request, public_id):
     """New Game: the same variant (blocked squares drawn again), colours drawn again,
     a handicap to the same side as before. The game left behind, if still running,
-    ends as abandoned."""
+    ends as abandoned, once the player has confirmed it."""
     game, viewer = find_game(request, public_id)
+    seat = viewer.seat_in(game)
+    if game.status == Game.Status.PLAYING and seat and request.POST.get("confirm") != "1":
+        return render(request, "games/new_game.html", {"game": game})  # ask first (scripts ask in a dialog)
     services.abandon(game, viewer)
     variant = game.variant_obj
     fresh = services.build_variant(**{**variant.to_dict(), "blocked": len(variant.blocked)})
     new = services.create_computer_game(viewer, fresh, game.level,
-                                        handicap_side=handicap_side(game, viewer.seat_in(game)))
+                                        handicap_side=handicap_side(game, seat))
     return redirect("play_game", public_id=new.public_id)
 
 
