@@ -138,6 +138,17 @@ def counts_view(board):
     return [{"colour": c, "name": colour_name(c), "stones": counts[c]} for c in board.colours]
 
 
+def legend(board):
+    """What the board shows besides the players' stones (the counts name those): the
+    neutral stone of three players (docs/rules.md §8) and blocked squares (§6)."""
+    items = []
+    if board.neutral:
+        items.append({"kind": "neutral", "text": _("Neutral stone: belongs to no one and counts for no one")})
+    if board.variant.blocked:
+        items.append({"kind": "blocked", "text": _("Blocked square: no stone goes there")})
+    return items
+
+
 def move_sentence(move):
     """'Black played d3 and flipped 2 stones.' / 'White has no move and passes.'"""
     who = colour_name(move.colour)
@@ -258,6 +269,7 @@ def game_state(game, record=None):
         "board": board_view(board, last_move=last.square if last else None,
                             flips=last.flips if last else (), show_legal=game.status == game.Status.PLAYING),
         "counts": counts_view(board),
+        "legend": legend(board),
         "seats": seats,
         "turn_name": colour_name(game.turn) if game.turn else "",
         "thinking": thinking,
