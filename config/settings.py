@@ -261,6 +261,7 @@ LOCALE_PATHS = [BASE_DIR / "locale"]
 LANGUAGE_COOKIE_AGE = 60 * 60 * 24 * 365  # the language a visitor chose outlives the browser session
 TIME_ZONE = "UTC"
 USE_I18N = True
+FORMAT_MODULE_PATH = "config.formats"  # unambiguous dates in the page's language, drawn on the server
 USE_TZ = True
 
 STATIC_URL = "/static/"

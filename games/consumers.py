@@ -86,7 +86,11 @@ class GameConsumer(AsyncWebsocketConsumer):
         """A move: {"move": "d3", "ply": "12"}, with the ply of the position the page
         showed. Played, this page gets the new state at once (the same drawing the push
         carries; the push's own copy is then skipped); refused, it gets the position as
-        it now is with the reason, and nothing changed. Anything else is ignored."""
+        it now is with the reason, and nothing changed. "ping" (the page's heartbeat,
+        static/js/reconnect.js) is answered "pong". Anything else is ignored."""
+        if text_data == "ping":
+            await self.send(text_data="pong")
+            return
         move = parse_move(text_data)
         if move is None or self.game is None:
             return

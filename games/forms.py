@@ -8,12 +8,14 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from games import InvalidVariantError, Variant
-from games.models import Level
+from games.models import HandicapSide, Level
 from games.presentation import BOARD_NAMES, COLOUR_NAMES
 from games.services import build_variant
 from games.variant_errors import variant_error_message
 
 TRUE_WORDS = {"1", "true", "on", "yes"}
+RANDOM = "random"
+VARIANT_ARGUMENTS = ("board", "players", "anti", "free_opening", "blocked", "handicap", "handicap_colour")
 OPTION_FIELDS = ("board", "players", "anti", "free_opening", "handicap", "handicap_colour")
 
 
@@ -50,10 +52,11 @@ def is_possible(options):
     return True
 
 
-def variant_query(variant, level=None):
+def variant_query(variant, level=None, handicap_side=None):
     """The query string that prefills the play and table forms with `variant`,
     e.g. 'board=octagon&players=3&anti=1': only what differs from the defaults,
-    blocked squares as their count (a new game draws them again)."""
+    blocked squares as their count (a new game draws them again); `handicap_side`
+    for the play form, which gives a handicap to a side rather than a colour."""
     defaults = Variant()
     params = {}
     if variant.board != defaults.board:
@@ -69,6 +72,8 @@ def variant_query(variant, level=None):
         params["handicap"] = variant.handicap
         if variant.handicap_colour != defaults.handicap_colour:
             params["handicap_colour"] = variant.handicap_colour
+        if handicap_side:
+            params["handicap_side"] = handicap_side
     if level:
         params["level"] = level
     return urlencode(params)
@@ -84,14 +89,28 @@ class VariantForm(forms.Form):
                                      choices=[(0, _("none")), (2, "2"), (4, "4"), (6, "6"), (8, "8")])
     handicap = forms.TypedChoiceField(label=_("Corner handicap"), coerce=int, initial=0, widget=OfferSelect,
                                       choices=[(0, _("none")), (1, "1"), (2, "2"), (3, "3"), (4, "4")])
-    handicap_colour = forms.ChoiceField(label=_("Handicap stones go to"), initial="white",
+    # Means nothing without a handicap: optional, and drawn only with one (below).
+    handicap_colour = forms.ChoiceField(label=_("Handicap stones go to"), initial="white", required=False,
                                         choices=[("black", COLOUR_NAMES["black"]), ("white", COLOUR_NAMES["white"])])
 
     variant_fields = ("board", "players", "anti", "free_opening", "blocked", "handicap", "handicap_colour")
+    # Fields that mean something only with a handicap. A form whose page redraws it on
+    # every change leaves them out while there is none (except for pages without scripts).
+    handicap_fields = ("handicap_colour",)
+    redraws_itself = False
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         self.offer_possible_choices(self.current_options())
+
+    @property
+    def hides_handicap_fields(self):
+        """Whether no handicap is chosen now in a form that redraws itself: the template
+        then shows the handicap's fields only to pages without scripts, which cannot."""
+        return self.redraws_itself and self.current_value("handicap") == 0
+
+    def clean_handicap_colour(self):
+        return self.cleaned_data["handicap_colour"] or Variant().handicap_colour
 
     def current_value(self, name):
         """What the field shows now (submitted or prefilled), as the form would clean it."""
@@ -104,7 +123,10 @@ class VariantForm(forms.Form):
         return field.coerce(value) if isinstance(field, forms.TypedChoiceField) else value
 
     def current_options(self):
-        return {name: self.current_value(name) for name in OPTION_FIELDS}
+        # A form without handicap_colour (the play form names a side instead) checks with
+        # the default colour: which colour receives the handicap never makes a variant impossible.
+        return {name: self.current_value(name) if name in self.fields else Variant().handicap_colour
+                for name in OPTION_FIELDS}
 
     def offer_possible_choices(self, options):
         """Disable every choice that cannot go with the others chosen now."""
@@ -121,10 +143,16 @@ class VariantForm(forms.Form):
         if self.errors:
             return data
         try:
-            data["variant"] = build_variant(**{name: data[name] for name in self.variant_fields})
+            data["variant"] = build_variant(**self.variant_options(data))
         except InvalidVariantError as error:
             raise forms.ValidationError(variant_error_message(error), code="invalid_variant") from None
         return data
+
+    def variant_options(self, data):
+        """build_variant's arguments from the cleaned fields."""
+        options = {name: data[name] for name in self.variant_fields if name in VARIANT_ARGUMENTS}
+        options["handicap_colour"] = data.get("handicap_colour", Variant().handicap_colour)
+        return options
 
     @classmethod
     def initial_from_query(cls, query):
@@ -142,7 +170,40 @@ class VariantForm(forms.Form):
 
 
 class PlayForm(VariantForm):
+    """Against the computer the handicap goes to a side, not a colour: the visitor's
+    colour may be drawn only when the game starts (games.services.create_computer_game)."""
+    handicap_colour = None
+    handicap_side = forms.ChoiceField(label=_("Handicap stones go to"), initial=HandicapSide.ME, required=False,
+                                      choices=HandicapSide.choices)
+    colour = forms.ChoiceField(label=_("Your colour"), initial=RANDOM, required=False, widget=OfferSelect,
+                               choices=[(RANDOM, _("drawn at random"))] + [
+                                   (colour, COLOUR_NAMES[colour]) for colour in ("black", "white", "red", "green")])
     level = forms.ChoiceField(label=_("Computer level"), choices=Level.choices, initial=Level.NORMAL)
+
+    variant_fields = ("board", "players", "anti", "free_opening", "blocked", "handicap", "handicap_side")
+    handicap_fields = ("handicap_side",)
+    redraws_itself = True  # templates/games/play.html
+
+    def offer_possible_choices(self, options):
+        super().offer_possible_choices(options)
+        try:
+            colours = Variant(**options).colours
+        except InvalidVariantError:
+            colours = Variant(players=options["players"]).colours
+        self.fields["colour"].widget.disabled_values = set(COLOUR_NAMES) - set(colours)
+
+    def clean(self):
+        data = super().clean()
+        variant = data.get("variant")
+        if variant is None:
+            return data
+        colour = data.get("colour") or RANDOM
+        if colour != RANDOM and colour not in variant.colours:
+            self.add_error("colour", _("Choose a colour this game has."))
+            return data
+        data["human_colour"] = None if colour == RANDOM else colour
+        data["handicap_side"] = data.get("handicap_side") or HandicapSide.ME
+        return data
 
 
 class LevelForm(forms.Form):

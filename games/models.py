@@ -24,6 +24,13 @@ class Level(models.TextChoices):
     HARD = "hard", _("Hard")
 
 
+class HandicapSide(models.TextChoices):
+    """Who receives a corner handicap against the computer (docs/rules.md §7): a side,
+    whichever colour it is drawn to play."""
+    ME = "me", _("me")
+    COMPUTER = "computer", _("the computer")
+
+
 class Game(models.Model):
     class Kind(models.TextChoices):
         COMPUTER = "computer", _("Against the computer")

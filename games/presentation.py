@@ -8,7 +8,7 @@ from django.utils.functional import cached_property
 from django.utils.html import escape
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext_lazy, ngettext
 
 from games import Variant
 from games.record import GameRecord, undo_refusal
@@ -138,6 +138,17 @@ def counts_view(board):
     return [{"colour": c, "name": colour_name(c), "stones": counts[c]} for c in board.colours]
 
 
+def legend(board):
+    """What the board shows besides the players' stones (the counts name those): the
+    neutral stone of three players (docs/rules.md §8) and blocked squares (§6)."""
+    items = []
+    if board.neutral:
+        items.append({"kind": "neutral", "text": _("Neutral stone: belongs to no one and counts for no one")})
+    if board.variant.blocked:
+        items.append({"kind": "blocked", "text": _("Blocked square: no stone goes there")})
+    return items
+
+
 def move_sentence(move):
     """'Black played d3 and flipped 2 stones.' / 'White has no move and passes.'"""
     who = colour_name(move.colour)
@@ -163,20 +174,38 @@ def scores_text(score, colours, *, winner="", names=None):
     return ", ".join(parts)
 
 
-def score_sentence(winner, score, colours, names=None):
+def score_sentence(winner, score, colours, names=None, counts=None):
     """'White wins 36–0: White 36, Black 0.' for two players, 'Black wins: Black 21,
-    White 17, Red 17, Green 9.' for more; 'Draw, 32–32: ...' / 'Draw: ...'."""
+    White 17, Red 17, Green 9.' for more; 'Draw, 32–32: ...' / 'Draw: ...'. With the
+    stones `counts`, a score that is not the count says where the empty squares went."""
     scores = scores_text(score, colours, winner=winner, names=names)
     if len(colours) == 2:
         first = [winner] if winner else []
         points = "–".join(str(score.get(c, 0)) for c in first + [c for c in colours if c != winner])
         if winner:
-            return _("%(who)s wins %(points)s: %(scores)s.") % {
+            sentence = _("%(who)s wins %(points)s: %(scores)s.") % {
                 "who": colour_name(winner), "points": points, "scores": scores}
-        return _("Draw, %(points)s: %(scores)s.") % {"points": points, "scores": scores}
+        else:
+            sentence = _("Draw, %(points)s: %(scores)s.") % {"points": points, "scores": scores}
+        note = empty_squares_note(winner, score, counts or {})
+        return f"{sentence} {note}" if note else sentence
     if winner:
         return _("%(who)s wins: %(scores)s.") % {"who": colour_name(winner), "scores": scores}
     return _("Draw: %(scores)s.") % {"scores": scores}
+
+
+def empty_squares_note(winner, score, counts):
+    """Why a two-player score is not the stone count: the empty squares left at the end
+    went to the winner, or were shared in a draw (docs/rules.md §4). Anti-Reversi counts
+    stones as they stand, so its score is the count and needs no note."""
+    empties = sum(score.values()) - sum(counts.values())
+    if not counts or empties <= 0:
+        return ""
+    if winner:
+        return ngettext("%(n)d empty square counts for the winner.",
+                        "%(n)d empty squares count for the winner.", empties) % {"n": empties}
+    return ngettext("%(n)d empty square is shared equally.",
+                    "%(n)d empty squares are shared equally.", empties) % {"n": empties}
 
 
 def seat_names(seats):
@@ -193,7 +222,7 @@ def result_sentence(game, seats=None):
         return _("Abandoned for a new game.")
     seats = game.seats.all() if seats is None else seats
     colours = Variant.from_dict(game.variant).colours
-    sentence = score_sentence(game.winner, game.score, colours, names=seat_names(seats))
+    sentence = score_sentence(game.winner, game.score, colours, names=seat_names(seats), counts=game.counts)
     if game.forfeited:
         leavers = ", ".join(colour_name(c) for c in game.forfeited)
         sentence += " " + _("Forfeit: %(who)s left the table.") % {"who": leavers}
@@ -240,6 +269,7 @@ def game_state(game, record=None):
         "board": board_view(board, last_move=last.square if last else None,
                             flips=last.flips if last else (), show_legal=game.status == game.Status.PLAYING),
         "counts": counts_view(board),
+        "legend": legend(board),
         "seats": seats,
         "turn_name": colour_name(game.turn) if game.turn else "",
         "thinking": thinking,

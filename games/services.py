@@ -9,6 +9,7 @@ repeated) inside the transaction that writes the move, with a unique (game, ply)
 underneath. After commit whatever comes next (a computer move, a time-out) is
 scheduled and the new state is pushed to every page showing the game.
 """
+import dataclasses
 import hashlib
 import json
 import logging
@@ -25,7 +26,7 @@ from django.utils.translation import gettext as _
 
 from games import Board, IllegalMoveError, Variant, broadcast, deadlines, draw_blocked, scheduling, signals, thinking
 from games.ai import choose_move
-from games.models import Game, Level, Move, Seat, new_public_id
+from games.models import Game, HandicapSide, Level, Move, Seat, new_public_id
 from games.outages import UNREACHABLE
 from games.record import GameRecord, last_own_move, undo_refusal
 
@@ -116,13 +117,19 @@ def build_variant(*, board="8x8", players=2, anti=False, free_opening=False, blo
     return Variant(**fields, blocked=squares)
 
 
-def create_computer_game(viewer, variant, level=Level.NORMAL, rng=None, asker=None):
-    """A game against the computer; the visitor's colour (seat) is drawn at random.
-    When the computer opens, `asker` (a games.thinking.Asker) takes its place first:
-    ComputerBusy, and no game, past the limit."""
+def create_computer_game(viewer, variant, level=Level.NORMAL, rng=None, *, colour=None,
+                         handicap_side=HandicapSide.ME, asker=None):
+    """A game against the computer; the visitor plays `colour`, or one drawn at random.
+    A corner handicap goes to `handicap_side` (docs/rules.md §7), whichever colour that
+    side plays: the variant's own handicap colour is replaced. When the computer
+    opens, `asker` (a games.thinking.Asker) takes its place first: ComputerBusy, and
+    no game, past the limit."""
     rng = rng or random.SystemRandom()
     colours = variant.colours
-    human = rng.choice(colours)
+    human = colour if colour in colours else rng.choice(colours)
+    if variant.handicap:
+        receiver = human if handicap_side == HandicapSide.ME else next(c for c in colours if c != human)
+        variant = dataclasses.replace(variant, handicap_colour=receiver)
     public_id = new_public_id()
     if asker is not None and human != Board(variant).turn and asker.take(public_id) is None:
         raise ComputerBusy()

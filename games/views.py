@@ -14,7 +14,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from games import services
 from games.access import Viewer, find_game
 from games.forms import LevelForm, PlayForm, variant_query
-from games.models import Game, Level
+from games.models import Game, HandicapSide, Level
 from games.presentation import colour_name, game_state, variant_label
 from games.responses import move_or_undo, respond
 from games.services import ComputerBusy, GameError
@@ -30,7 +30,9 @@ def play(request):
         if form.is_valid():
             viewer = Viewer.from_request(request)
             try:
-                game = services.create_computer_game(viewer, form.cleaned_data["variant"], form.cleaned_data["level"],
+                data = form.cleaned_data
+                game = services.create_computer_game(viewer, data["variant"], data["level"],
+                                                     colour=data["human_colour"], handicap_side=data["handicap_side"],
                                                      asker=Asker.from_request(request, viewer))
             except ComputerBusy as busy:
                 form.add_error(None, str(busy))
@@ -72,7 +74,7 @@ def game_page(request, public_id):
         variant_label=variant_label(game.variant),
         level_form=LevelForm(initial={"level": game.level}),
         levels=Level.choices,
-        new_game_query=variant_query(game.variant_obj, game.level),
+        new_game_query=variant_query(game.variant_obj, game.level, handicap_side=handicap_side(game, seat)),
     )
     return render(request, "games/game.html", context)
 
@@ -109,16 +111,29 @@ def level(request, public_id):
 
 @require_POST
 def play_again(request, public_id):
-    """New Game: the same variant (blocked squares drawn again), colours drawn again.
-    The game left behind, if still running, ends as abandoned."""
+    """New Game: the same variant (blocked squares drawn again), colours drawn again,
+    a handicap to the same side as before. The game left behind, if still running,
+    ends as abandoned, once the player has confirmed it."""
     game, viewer = find_game(request, public_id)
+    seat = viewer.seat_in(game)
+    if game.status == Game.Status.PLAYING and seat and request.POST.get("confirm") != "1":
+        return render(request, "games/new_game.html", {"game": game})  # ask first (scripts ask in a dialog)
     variant = game.variant_obj
     fresh = services.build_variant(**{**variant.to_dict(), "blocked": len(variant.blocked)})
     try:
         with transaction.atomic():  # refused, the game left behind stays as it was
             services.abandon(game, viewer)
-            new = services.create_computer_game(viewer, fresh, game.level, asker=Asker.from_request(request, viewer))
+            new = services.create_computer_game(viewer, fresh, game.level, handicap_side=handicap_side(game, seat),
+                                                asker=Asker.from_request(request, viewer))
     except ComputerBusy as busy:
         messages.error(request, str(busy))
         return redirect("play_game", public_id=game.public_id)
     return redirect("play_game", public_id=new.public_id)
+
+
+def handicap_side(game, seat):
+    """Which side a game's corner handicap went to, seen from `seat` (None: no handicap)."""
+    variant = game.variant_obj
+    if not variant.handicap:
+        return None
+    return HandicapSide.ME if seat and seat.colour == variant.handicap_colour else HandicapSide.COMPUTER

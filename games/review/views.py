@@ -57,7 +57,7 @@ def outcome_sentence(replay):
     outcome = replay.final.outcome()
     if outcome is None:
         return ""
-    return score_sentence(outcome.winner or "", outcome.score, replay.variant.colours)
+    return score_sentence(outcome.winner or "", outcome.score, replay.variant.colours, counts=outcome.counts)
 
 
 def ending_sentence(replay, game=None):

@@ -1,6 +1,11 @@
 // While a page's websocket is down (the server restarts, Redis is away), a small
 // notice says so; htmx's ws extension reconnects, and the server sends the whole
 // current state on connect, so the page catches up by itself.
+//
+// A socket can also go silent without closing (the network drops: the browser keeps
+// it open). A socket element marked data-heartbeat is pinged ("ping", answered "pong",
+// games/consumers.py): one that heard nothing since its last ping, a ping interval
+// ago, is taken as down, dropped and opened again.
 (function () {
   "use strict";
   // Retry after 0.5 s, then doubling up to 5 s, with jitter (htmx's own default grows to 64 s).
@@ -9,7 +14,9 @@
     return most / 2 + Math.random() * most / 2;
   };
   var RETRIED = [1006, 1011, 1012, 1013]; // the close codes htmx reconnects after
+  var PING_MS = 5000;
   var down = new Set();
+  var beats = new Map(); // socket element -> {socket, wrapper, heard, pinged}
 
   function show() {
     var notice = document.getElementById("connection-notice");
@@ -18,10 +25,39 @@
 
   document.addEventListener("htmx:wsClose", function (event) {
     if (RETRIED.indexOf(event.detail.event.code) >= 0) down.add(event.target);
+    beats.delete(event.target);
     show();
   });
   document.addEventListener("htmx:wsOpen", function (event) {
     down.delete(event.target);
+    if (event.target.hasAttribute("data-heartbeat")) {
+      beats.set(event.target, { socket: event.detail.event.target, wrapper: event.detail.socketWrapper,
+                                heard: Date.now(), pinged: 0 });
+    }
     show();
   });
+  document.addEventListener("htmx:wsBeforeMessage", function (event) {
+    var beat = beats.get(event.target);
+    if (beat) beat.heard = Date.now();
+    if (event.detail.message === "pong") event.preventDefault(); // nothing to swap
+  });
+
+  setInterval(function () {
+    beats.forEach(function (beat, element) {
+      if (!document.body.contains(element)) {
+        beats.delete(element);
+      } else if (beat.pinged && beat.heard < beat.pinged) {
+        // Silent since the last ping: this socket will tell nothing more. Its own close
+        // may come much later, so it is forgotten and a new one opened at once.
+        beats.delete(element);
+        beat.socket.onclose = null;
+        down.add(element);
+        show();
+        beat.wrapper.reconnect(); // a move clicked meanwhile waits for the new socket
+      } else if (beat.socket.readyState === WebSocket.OPEN) {
+        beat.pinged = Date.now();
+        beat.socket.send("ping");
+      }
+    });
+  }, PING_MS);
 })();

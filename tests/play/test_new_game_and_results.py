@@ -25,7 +25,10 @@ def my_game(client, variant=None, level="easy"):
 def test_new_game_ends_the_old_one_as_abandoned_and_nobody_wins_it(client):
     old = my_game(client)
     play_move(old, "d3", expected_ply=0, viewer=Viewer(guest_token="token-of-this-browser"))
-    response = client.post(reverse("play_again", args=[old.public_id]))
+    asked = client.post(reverse("play_again", args=[old.public_id]))  # a running game: asked first
+    assert asked.status_code == 200 and "Leave this game?" in asked.content.decode()
+    assert Game.objects.get(pk=old.pk).status == "playing" and Game.objects.count() == 1
+    response = client.post(reverse("play_again", args=[old.public_id]), {"confirm": "1"})
     new = Game.objects.exclude(pk=old.pk).get()
     assert response["Location"] == reverse("play_game", args=[new.public_id])
     old.refresh_from_db()

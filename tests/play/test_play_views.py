@@ -100,7 +100,7 @@ def test_the_level_menu_changes_the_computer_for_its_next_move(client):
 
 def test_new_game_keeps_the_variant_and_draws_blocked_squares_again(client):
     game = my_game(client, Variant.with_random_blocked(4, seed=1, board="8x8", anti=True))
-    response = client.post(f"/play/{game.public_id}/again/")
+    response = client.post(f"/play/{game.public_id}/again/", {"confirm": "1"})
     new = Game.objects.exclude(pk=game.pk).get()
     assert response.url == f"/play/{new.public_id}/"
     assert new.variant_obj.anti and len(new.variant_obj.blocked) == 4

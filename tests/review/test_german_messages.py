@@ -103,7 +103,9 @@ def test_no_english_on_the_new_pages_and_lines_in_german(client):
     session.save()
     old = create_computer_game(Viewer(guest_token="token"), Variant(board="6x6"), "easy")
     create_computer_game(Viewer(guest_token="token"), Variant(), "hard")
-    client.post(reverse("play_again", args=[old.public_id]))
+    asked = client.post(reverse("play_again", args=[old.public_id]), HTTP_ACCEPT_LANGUAGE="de")
+    assert "Diese Partie verlassen?" in asked.content.decode()
+    client.post(reverse("play_again", args=[old.public_id]), {"confirm": "1"})
     assert Game.objects.get(pk=old.pk).is_abandoned
     untranslated = untranslated_msgids()
     for url in (reverse("table_join"), reverse("login") + "?next=/lobby/", reverse("login") + "?next=/tables/new/",

@@ -1,0 +1,48 @@
+"""A flash message ("You sit at the White seat.") goes by itself after a few seconds or
+with the next page, and the board does not move when it goes."""
+import pytest
+from playwright.sync_api import expect
+
+from tests.lobby.test_tables_in_browser import open_table, wait_for_board
+from tests.pages import Watch
+from tests.site.test_game_pages_first_screen_browser import person
+from tests.site.test_layout_browser import LAPTOP, PHONE
+
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.browser]
+
+
+def board_top(page):
+    return page.evaluate("document.querySelector('#game-state .board').getBoundingClientRect().top")
+
+
+@pytest.mark.parametrize("viewport", [PHONE, LAPTOP], ids=["phone", "laptop"])
+def test_the_seat_message_goes_by_itself_and_the_board_stays_put(live_site, browser, alice, bob, viewport):
+    host, guest = person(browser, live_site, alice, viewport), person(browser, live_site, bob, viewport)
+    watches = [Watch(host), Watch(guest)]
+    code = open_table(host, live_site, "board=8x8", seat="black")
+    guest.goto(f"{live_site.url}/tables/{code}/")
+    with guest.expect_response(lambda r: r.url.endswith(f"/tables/{code}/") and r.request.method == "GET") as shown:
+        guest.get_by_role("button", name="Take the White seat").click()
+    assert "You sit at the White seat." in shown.value.text()
+    wait_for_board(guest)
+    top = board_top(guest)  # while the message shows (it stays some seconds)
+    message = guest.get_by_text("You sit at the White seat.")
+    expect(message).to_have_count(0, timeout=15000)  # a few seconds, not the whole game
+    assert board_top(guest) == top
+    guest.reload()
+    wait_for_board(guest)
+    expect(guest.locator(".messages")).to_have_count(0)
+    for watch in watches:
+        watch.assert_clean()
+
+
+def test_a_message_goes_with_the_next_page(live_site, browser, alice, bob):
+    host, guest = person(browser, live_site, alice, LAPTOP), person(browser, live_site, bob, LAPTOP)
+    code = open_table(host, live_site, "board=8x8", seat="black")
+    guest.goto(f"{live_site.url}/tables/{code}/")
+    with guest.expect_response(lambda r: r.url.endswith(f"/tables/{code}/") and r.request.method == "GET") as shown:
+        guest.get_by_role("button", name="Take the White seat").click()
+    assert "You sit at the White seat." in shown.value.text()
+    wait_for_board(guest)
+    guest.goto(f"{live_site.url}/play/")
+    expect(guest.get_by_text("You sit at the White seat.")).to_have_count(0)
