@@ -91,6 +91,19 @@ def live_site(django_db_setup, django_db_blocker, tmp_path_factory):
 
 
 @pytest.fixture(autouse=True)
+def patient_expectations(request):
+    """Browser tests wait up to 15 s for what a page should come to show: on two busy
+    cores a push can take seconds (Playwright's default is 5 s)."""
+    if request.node.get_closest_marker("browser") is None:
+        yield
+        return
+    from playwright.sync_api import expect
+    expect.set_options(timeout=15000)
+    yield
+    expect.set_options(timeout=5000)
+
+
+@pytest.fixture(autouse=True)
 def clean_console(request):
     """A test that uses Playwright's `page` fails on any page error, console error or
     failed answer there (tests/pages.py Watch); tests with contexts of their own watch them.

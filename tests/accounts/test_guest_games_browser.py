@@ -16,14 +16,6 @@ pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.browser]
 PASSWORD = "a long enough passphrase"
 
 
-@pytest.fixture(autouse=True)
-def patient_expectations():
-    """Two cores shared by daphne, a worker and Chromium: allow 15 s, not 5."""
-    expect.set_options(timeout=15000)
-    yield
-    expect.set_options(timeout=5000)
-
-
 @pytest.fixture
 def patient_page(page):
     """Playwright's page (watched by tests/conftest.py's clean_console like every other), patient."""

@@ -16,13 +16,6 @@ from tests.people import make_user
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.browser]
 
 
-@pytest.fixture(autouse=True)
-def patient_expectations():
-    expect.set_options(timeout=15000)
-    yield
-    expect.set_options(timeout=5000)
-
-
 def test_my_games_shows_a_free_seat_as_an_open_seat_not_as_a_guest(live_site, browser):
     alice = make_user("alice", "Alice")
     table = in_thread(actions.open_table, alice, Variant(board="8x8", players=3), computer_colours=["red"])

@@ -10,13 +10,6 @@ from tests.lobby.browser_people import LAPTOP, in_thread, person
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.browser]
 
 
-@pytest.fixture(autouse=True)
-def patient_expectations():
-    expect.set_options(timeout=15000)
-    yield
-    expect.set_options(timeout=5000)
-
-
 def test_the_lobby_filter_keeps_to_rated_tables_of_one_category_as_tables_arrive(live_site, browser):
     alice, bob, carol = make_user("alice", "Alice"), make_user("bob", "Bob"), make_user("carol", "Carol")
     errors = []

@@ -98,12 +98,7 @@ def test_leaving_after_the_end_declines_and_a_leaver_seat_is_free_in_the_rematch
     assert response.status_code == 302 and response["Location"] == reverse("lobby")
     assert Rematch.objects.get(game=old).status == "declined"
 
-    table = actions.open_table(alice, Variant(board="8x8", players=3))
-    actions.join(table, Viewer(user=bob))
-    actions.join(table, Viewer(user=carol))
-    table.refresh_from_db()
-    actions.leave(table, Viewer(user=carol))  # during the game: Carol left and lost
-    old = play(table.game)
+    table, old = three_played_and_carol_left(alice, bob, carol)
     with pytest.raises(NotYourTurn):
         rematch.accept(table, Viewer(user=carol), old.public_id)
     rematch.accept(table, Viewer(user=alice), old.public_id)
@@ -116,13 +111,18 @@ def seats_panel_text(client, table):
     return " ".join(re.sub(r"<[^>]+>", "", html).split())
 
 
-def test_the_offer_says_who_plays_in_the_rematch_and_whose_seat_is_open(alice, bob, carol):
+def three_played_and_carol_left(alice, bob, carol):
+    """A three-player table whose game Alice and Bob played out after Carol left it."""
     table = actions.open_table(alice, Variant(board="8x8", players=3))
     actions.join(table, Viewer(user=bob))
     actions.join(table, Viewer(user=carol))
     table.refresh_from_db()
     actions.leave(table, Viewer(user=carol))  # during the game: Carol left and lost
-    old = play(table.game)
+    return table, play(table.game)
+
+
+def test_the_offer_says_who_plays_in_the_rematch_and_whose_seat_is_open(alice, bob, carol):
+    table, _old = three_played_and_carol_left(alice, bob, carol)
     text = seats_panel_text(signed_in(alice), table)
     assert "In the rematch: Black Bob, White open seat, Red Alice" in text
     assert "The rematch waits for someone to take the open seat." in text

@@ -15,13 +15,6 @@ from tests.people import make_user
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.browser]
 
 
-@pytest.fixture(autouse=True)
-def patient_expectations():
-    expect.set_options(timeout=15000)
-    yield
-    expect.set_options(timeout=5000)
-
-
 def finish(game):
     """Play to the last move, then the finishing move, through the services."""
     from games.access import Viewer

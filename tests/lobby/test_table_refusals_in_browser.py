@@ -15,13 +15,6 @@ from tests.pages import MovesSent, Watch, assert_board_is_the_stored_game, asser
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.browser]
 
 
-@pytest.fixture(autouse=True)
-def patient_expectations():
-    expect.set_options(timeout=15000)
-    yield
-    expect.set_options(timeout=5000)
-
-
 def markers_shown(page):
     return page.evaluate("""() => Array.from(document.querySelectorAll('#game-state .cell.legal')).filter(c =>
         getComputedStyle(c, '::after').content !== 'none' || /legal|erlaubt/i.test(c.getAttribute('aria-label'))).length""")

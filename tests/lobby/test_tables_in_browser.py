@@ -18,14 +18,6 @@ from tests.pages import Watch
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.browser]
 
 
-@pytest.fixture(autouse=True)
-def patient_expectations():
-    """Two cores shared by daphne, a worker and three Chromium pages: allow 15 s, not 5."""
-    expect.set_options(timeout=15000)
-    yield
-    expect.set_options(timeout=5000)
-
-
 WATCHED = []  # every person's page in the running test: its console must stay clean
 
 
