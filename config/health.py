@@ -1,7 +1,7 @@
 """GET /healthz: is every part the site needs up? 200 only when all are.
 
 Checked: the database, Redis, the channel layer (a message sent and received back)
-and a Celery worker (one answers a ping). Load balancers and the test suite use it.
+and a Celery worker (one answers, naming the engine its computer players run on). Load balancers and the test suite use it.
 `warnings` lists what serves but is set up wrong (a proxy missing from TRUSTED_PROXIES).
 """
 import asyncio
@@ -52,10 +52,12 @@ def check_channel_layer():
 
 
 def check_celery():
-    replies = celery_app.control.ping(timeout=1.0, limit=1)
+    """A worker answers (config.celery.engine), saying which engine it runs."""
+    replies = celery_app.control.broadcast("engine", reply=True, timeout=1.0, limit=1)
     if not replies:
         raise RuntimeError("no Celery worker answered")
-    return {"worker": next(iter(replies[0]))}
+    worker, answer = next(iter(replies[0].items()))
+    return {"worker": worker, **answer}
 
 
 CHECKS = {

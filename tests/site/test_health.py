@@ -18,6 +18,15 @@ def test_health_is_200_when_database_redis_channels_and_a_worker_are_up(live_sit
     }
 
 
+def test_health_says_which_engine_the_worker_runs_and_its_tables_memory(live_site):
+    from games.ai import core
+
+    with urllib.request.urlopen(live_site.url + "/healthz", timeout=10) as response:
+        worker = json.load(response)["checks"]["celery"]
+    assert worker["engine"] == core.engine_name()  # the worker runs this checkout's install
+    assert worker["table_bytes"] == core.TABLE_BYTES + core.SEARCH_TABLE_BYTES
+
+
 def test_health_is_503_and_names_redis_when_redis_is_unreachable(client):
     with override_settings(REDIS_URL="redis://127.0.0.1:1/0"):  # nothing listens on port 1
         response = client.get("/healthz")
