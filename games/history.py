@@ -13,6 +13,7 @@ OUTCOME_LABELS = {
     "left": gettext_lazy("left"),
     "abandoned": gettext_lazy("abandoned"),
     "forfeited": gettext_lazy("lost (left the table)"),
+    "lost_on_time": gettext_lazy("lost on time"),
     "draw": gettext_lazy("draw"),
     "won": gettext_lazy("won"),
     "lost": gettext_lazy("lost"),
@@ -28,6 +29,8 @@ def outcome_for(game, seat):
         return "left" if seat is not None and seat.left_at else "playing"
     if game.is_abandoned:
         return "abandoned"
+    if seat is not None and seat.colour in game.flagged:
+        return "lost_on_time"
     if seat is not None and seat.colour in game.forfeited:
         return "forfeited"
     if not game.winner:

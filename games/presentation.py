@@ -194,9 +194,11 @@ def result_sentence(game, seats=None):
     seats = game.seats.all() if seats is None else seats
     colours = Variant.from_dict(game.variant).colours
     sentence = score_sentence(game.winner, game.score, colours, names=seat_names(seats))
-    if game.forfeited:
-        leavers = ", ".join(colour_name(c) for c in game.forfeited)
-        sentence += " " + _("Forfeit: %(who)s left the table.") % {"who": leavers}
+    for colour in game.flagged:
+        sentence += " " + _("%(who)s ran out of time.") % {"who": colour_name(colour)}
+    leavers = [c for c in game.forfeited if c not in game.flagged]
+    if leavers:
+        sentence += " " + _("Forfeit: %(who)s left the table.") % {"who": ", ".join(colour_name(c) for c in leavers)}
     return sentence
 
 

@@ -61,6 +61,10 @@ def outcome_sentence(replay):
 def ending_sentence(replay, game=None):
     """How the game ended: a forfeit, or what the final position shows."""
     outcome = replay.final.outcome()
+    if game is not None and game.flagged:
+        who = ", ".join(str(colour_name(c)) for c in game.flagged)
+        text = _("%(who)s lost on time.") % {"who": who}
+        return f"{text} {TERMINATIONS[outcome.termination]}" if outcome else text
     if game is not None and game.ending == Game.Ending.FORFEIT:
         text = _("A player left; the computer played their side to the end.")
         return f"{text} {TERMINATIONS[outcome.termination]}" if outcome else text
