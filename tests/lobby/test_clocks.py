@@ -176,3 +176,48 @@ def test_the_result_my_games_and_the_review_say_lost_on_time(alice, bob):
     assert "lost on time" in signed_in(alice).get(reverse("my_games")).content.decode()
     review = signed_in(alice).get(reverse("review", args=[game.public_id]), HTTP_ACCEPT_LANGUAGE="de")
     assert "Schwarz hat auf Zeit verloren." in review.content.decode()
+
+
+# -- the table form ----------------------------------------------------------------
+
+TABLE_FORM = {"board": "6x6", "players": 2, "blocked": 0, "handicap": 0, "handicap_colour": "white",
+              "seat": "black", "level": "normal"}
+
+
+@pytest.mark.parametrize("fields, expected", [
+    ({}, ("move", 0, 0)),
+    ({"time_control": "clock", "clock": "5+3"}, ("clock", 300, 3)),
+    ({"time_control": "clock", "clock": "custom", "minutes": 7, "increment": 0}, ("clock", 420, 0)),
+    ({"time_control": "days", "days": 7}, ("days", 7 * 86400, 0)),
+])
+def test_the_table_form_opens_the_time_control_chosen(alice, fields, expected):
+    from django.urls import reverse
+
+    from lobby.models import Table
+    from tests.people import signed_in
+
+    response = signed_in(alice).post(reverse("table_new"), {**TABLE_FORM, **fields})
+    assert response.status_code == 302
+    game = Table.objects.get().game
+    assert (game.time_control, game.time_total, game.time_increment) == expected
+
+
+@pytest.mark.parametrize("language, fields, message", [
+    ("en", {"minutes": 0, "increment": 5}, "Choose from 1 to 60 minutes."),
+    ("en", {"minutes": 61, "increment": 5}, "Choose from 1 to 60 minutes."),
+    ("en", {"minutes": 5, "increment": 61}, "Choose from 0 to 60 seconds added a move."),
+    ("en", {"minutes": "", "increment": 2}, "Choose from 1 to 60 minutes."),
+    ("de", {"minutes": "x", "increment": 2}, "Wähle 1 bis 60 Minuten."),
+    ("de", {"minutes": 3, "increment": -1}, "Wähle 0 bis 60 Sekunden Zugabe pro Zug."),
+])
+def test_a_custom_clock_out_of_bounds_is_refused_in_the_pages_language(alice, language, fields, message):
+    from django.urls import reverse
+
+    from lobby.models import Table
+    from tests.people import signed_in
+
+    response = signed_in(alice).post(reverse("table_new"), {
+        **TABLE_FORM, "time_control": "clock", "clock": "custom", **fields}, HTTP_ACCEPT_LANGUAGE=language)
+    assert response.status_code == 400
+    assert message in response.content.decode()
+    assert not Table.objects.exists()
