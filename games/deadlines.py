@@ -115,17 +115,32 @@ def queue_due_time_outs(now=None):
     return sum(queue_time_out(game_id, ply, deadline) for game_id, ply, deadline in due_games(now))
 
 
+def seconds_to_next_flag(now=None):
+    """How long until the next clock runs out, at most CLOCK_INTERVAL: a clock's flag is
+    made at its instant, not up to a tick late (the other deadlines keep the tick)."""
+    now = now or timezone.now()
+    upcoming = (Game.objects.filter(status=Game.Status.PLAYING, time_control=Game.TimeControl.CLOCK,
+                                    deadline__gt=now).order_by("deadline").values_list("deadline", flat=True).first())
+    if upcoming is None:
+        return CLOCK_INTERVAL
+    return min(CLOCK_INTERVAL, max(0.0, (upcoming - now).total_seconds()) + 0.002)
+
+
 def run_clock(stopping):
-    """A worker's clock: every CLOCK_INTERVAL until the event `stopping` is set, queue the
-    time-outs due. It reads the database and publishes, so it runs in a thread of its
-    own, off the consumer's event loop (a busy database must not hold up task delivery)."""
+    """A worker's clock: every CLOCK_INTERVAL (sooner when a clock runs out sooner)
+    until the event `stopping` is set, queue the time-outs due. It reads the database
+    and publishes, so it runs in a thread of its own, off the consumer's event loop (a
+    busy database must not hold up task delivery)."""
     from django.db import close_old_connections
 
     failing = False
-    while not stopping.wait(CLOCK_INTERVAL):
+    wait = CLOCK_INTERVAL
+    while not stopping.wait(wait):
         close_old_connections()  # as Celery does around every task: a broken connection is replaced
+        wait = CLOCK_INTERVAL
         try:
             queue_due_time_outs()
+            wait = seconds_to_next_flag()
         except Exception as error:  # the database or Redis is away: the next tick tries again
             if not failing:
                 log.warning("deadline clock: time-outs not queued (%s); trying every second", error)

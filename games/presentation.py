@@ -221,6 +221,42 @@ def passes_while_waiting(moves, turn):
     return [m for m in moves[since:] if m.is_pass]
 
 
+def clocks_view(game, seats):
+    """The clocks a clock or correspondence game shows: per seat its time left when the
+    turn began (seconds) and whether it runs; the page counts the running one down from
+    the server's time (static/js/clocks.js). Correspondence shows only the player to move's."""
+    if game.kind != game.Kind.TABLE or game.time_control == game.TimeControl.MOVE or game.status == game.Status.WAITING:
+        return []
+    playing = game.status == game.Status.PLAYING
+    clocks = []
+    for seat in seats:
+        running = playing and seat.colour == game.turn and game.deadline is not None
+        if game.time_control == game.TimeControl.CLOCK:
+            remaining = seat.remaining or 0.0
+        elif running:
+            remaining = (game.deadline - game.turn_started_at).total_seconds()
+        else:
+            continue
+        clocks.append({"colour": seat.colour, "name": colour_name(seat.colour), "remaining": f"{remaining:.3f}",
+                       "running": running, "shown": clock_text(remaining), "low": remaining < LOW_TIME})
+    return clocks
+
+
+# Under this many seconds a clock turns red, and the player to move is warned.
+LOW_TIME = 10
+
+
+def clock_text(seconds):
+    """'4:59', '1:02:03', '9.8': as static/js/clocks.js draws it."""
+    seconds = max(0.0, seconds)
+    if seconds < LOW_TIME:
+        return f"{int(seconds * 10) / 10:.1f}"
+    whole = int(seconds)
+    hours, rest = divmod(whole, 3600)
+    minutes, secs = divmod(rest, 60)
+    return f"{hours}:{minutes:02d}:{secs:02d}" if hours else f"{minutes}:{secs:02d}"
+
+
 def game_state(game, record=None):
     """Everything the live game fragment shows, for every page that shows it."""
     record = record or GameRecord(game)
@@ -251,4 +287,6 @@ def game_state(game, record=None):
         "result": result_sentence(game, seats),
         "announcement": announcement,
         "moves_count": len([m for m in moves if not m.is_pass]),
+        "clocks": clocks_view(game, seats),
+        "turn_started": f"{game.turn_started_at.timestamp():.3f}" if game.turn_started_at else "",
     }

@@ -371,6 +371,14 @@ def _forfeit(game, seat, **also):
     transaction.on_commit(lambda: game_changed(game.pk, schedule=their_turn))
 
 
+def record_lag(game, viewer, round_trip):
+    """The round trip just measured on a player's game socket (games.consumers): their
+    lag credit on a clock from their next turn on (games.deadlines.lag_credit)."""
+    seat = viewer.seat_in(game)
+    if seat is not None and game.time_control == Game.TimeControl.CLOCK:
+        Seat.objects.filter(pk=seat.pk).update(lag=round(max(0.0, round_trip), 3))
+
+
 def computer_move(game_id, ply):
     """Move for the seat to move if the computer plays it (a Celery task calls this).
 

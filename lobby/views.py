@@ -5,6 +5,8 @@ Every action is authorised on the server from the session (games.access.Viewer):
 only a seat's owner moves for it, only a seated player leaves. htmx requests get
 fragments (errors included, nothing changed); plain form posts get redirects.
 """
+import time
+
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
@@ -164,6 +166,7 @@ def table(request, code):
         "variant_label": variant_label(game.variant),
         "share_url": request.build_absolute_uri(table.get_absolute_url()),
         "server_now_ms": int(timezone.now().timestamp() * 1000),
+        "server_now": f"{time.time():.3f}",
         "move_seconds": f"{settings.MOVE_TIME_LIMIT:g}",
         "seats_html": render_seats(table, viewer, request=request),
         "guest_form": GuestForm(free_colours=seating.free_colours(game))
