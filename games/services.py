@@ -17,7 +17,9 @@ from django.db.models import F
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from games import Board, IllegalMoveError, Variant, broadcast, deadlines, draw_blocked, scheduling, signals
+from games import (
+    Board, IllegalMoveError, Variant, broadcast, deadlines, draw_blocked, scheduling, signals, turn_mail,
+)
 from games.ai import choose_move
 from games.models import Game, Level, Move, Seat
 from games.outages import UNREACHABLE
@@ -507,6 +509,8 @@ def schedule_next(game, moves):
     """Queue the computer's move if it is the computer's turn. A player's time-out
     needs no task: the workers' clocks watch the deadline (games.deadlines)."""
     seat = game.seat_of(game.turn)
+    if turn_mail.wants_mail(game, seat):
+        scheduling.turn_mail(game.pk, game.ply)
     if seat is not None and seat.played_by_computer:
         last = next((move for move in reversed(moves) if move.made_by != Move.MadeBy.AUTO), None)
         pace = COMPUTER_PACE if last is not None and last.made_by != Move.MadeBy.PLAYER else 0
