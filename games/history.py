@@ -1,5 +1,6 @@
 """A player's games as rows of a list, the same on My games and on a profile page:
 the variant, their colour, the opponents and how the game went for them."""
+from django.db.models import F
 from django.urls import reverse
 from django.utils.translation import gettext_lazy
 
@@ -36,6 +37,17 @@ def outcome_for(game, seat):
     if not game.winner:
         return "draw"
     return "won" if seat is not None and seat.colour == game.winner else "lost"
+
+
+def your_turn_games(user):
+    """The correspondence games waiting on `user`'s move, the one due soonest first."""
+    if user is None or not user.is_authenticated:
+        return Game.objects.none()
+    return (Game.objects.filter(status=Game.Status.PLAYING, time_control=Game.TimeControl.DAYS,
+                                deadline__isnull=False)
+            # One filter(): the same seat is the user's, to move, and still theirs.
+            .filter(seats__user=user, seats__colour=F("turn"), seats__left_at__isnull=True)
+            .order_by("deadline"))
 
 
 def game_row(game, seat, viewer):

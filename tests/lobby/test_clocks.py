@@ -221,3 +221,27 @@ def test_a_custom_clock_out_of_bounds_is_refused_in_the_pages_language(alice, la
     assert response.status_code == 400
     assert message in response.content.decode()
     assert not Table.objects.exists()
+
+
+# -- correspondence games waiting on a player -------------------------------------
+
+def test_the_header_and_my_games_show_the_correspondence_games_waiting_on_the_player(alice, bob):
+    from django.urls import reverse
+
+    from tests.people import signed_in
+
+    days = (Game.TimeControl.DAYS, 86400, 0)
+    first = clock_table(alice, bob, time_control=days)
+    first_move(first, alice)  # Bob (White) to move, a day left
+    second = clock_table(alice, bob, time_control=(Game.TimeControl.DAYS, 3 * 86400, 0))
+    first_move(second, alice)  # Bob to move, three days left
+    clock_table(alice, bob, time_control=days)  # Alice to move: not Bob's turn
+    clock_table(alice, bob)  # a clock game: no link
+    page = signed_in(bob).get(reverse("my_games")).content.decode()
+    assert 'id="your-turn-link"' in page and "Your turn (2)" in page
+    waiting = page[page.index('class="your-turn-games"'):page.index("</ul>", page.index('class="your-turn-games"'))]
+    assert waiting.index(first.public_id) < waiting.index(second.public_id)  # the one due soonest first
+    assert "23\xa0hours" in waiting and "2\xa0days" in waiting and "left" in waiting
+    german = signed_in(bob).get(reverse("home"), HTTP_ACCEPT_LANGUAGE="de").content.decode()
+    assert "Du bist am Zug (2)" in german
+    assert "Your turn (1)" in signed_in(alice).get(reverse("home")).content.decode()  # the third table
