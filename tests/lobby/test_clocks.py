@@ -245,3 +245,16 @@ def test_the_header_and_my_games_show_the_correspondence_games_waiting_on_the_pl
     german = signed_in(bob).get(reverse("home"), HTTP_ACCEPT_LANGUAGE="de").content.decode()
     assert "Du bist am Zug (2)" in german
     assert "Your turn (1)" in signed_in(alice).get(reverse("home")).content.decode()  # the third table
+
+
+def test_a_rated_game_lost_on_time_is_rated_once_as_its_result(alice, bob):
+    from accounts.models import Rating
+
+    table = actions.open_table(alice, Variant(board="6x6"), rated=True, time_control=CLOCK_3_2)
+    actions.join(table, Viewer(user=bob))
+    game = turn_began(Game.objects.get(pk=table.game_id), 181)
+    assert timeout_task(game.pk, 0) == 0
+    assert timeout_task(game.pk, 0) is None  # delivered twice: rated once
+    ratings = {r.user_id: r for r in Rating.objects.all()}
+    assert (ratings[bob.pk].games, ratings[bob.pk].wins) == (1, 1)
+    assert (ratings[alice.pk].games, ratings[alice.pk].wins) == (1, 0)
