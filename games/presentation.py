@@ -3,6 +3,7 @@
 The same board template draws the live game, the review and the rules pages'
 start positions, from `board_view`.
 """
+from django.conf import settings
 from django.urls import NoReverseMatch, reverse
 from django.utils.functional import cached_property
 from django.utils.html import escape
@@ -240,6 +241,16 @@ def clocks_view(game, seats):
         clocks.append({"colour": seat.colour, "name": colour_name(seat.colour), "remaining": f"{remaining:.3f}",
                        "running": running, "shown": clock_text(remaining), "low": remaining < LOW_TIME})
     return clocks
+
+
+def time_control_label(game):
+    """'Clock 3+2', 'Days a move: 2' or 'Seconds a move: 60': a table's time control."""
+    if game.time_control == game.TimeControl.CLOCK:
+        return _("Clock %(minutes)d+%(increment)d") % {"minutes": game.time_total // 60,
+                                                       "increment": game.time_increment}
+    if game.time_control == game.TimeControl.DAYS:
+        return _("Days a move: %(n)d") % {"n": game.time_total // 86400}
+    return _("Seconds a move: %(n)s") % {"n": f"{settings.MOVE_TIME_LIMIT:g}"}
 
 
 # Under this many seconds a clock turns red, and the player to move is warned.

@@ -24,7 +24,7 @@ from games import seating
 from games import services as game_services
 from games.access import Viewer
 from games.models import Game
-from games.presentation import colour_name, game_state, variant_label
+from games.presentation import colour_name, game_state, time_control_label, variant_label
 from games.responses import move_or_undo
 from games.services import GameError
 from lobby import actions, rematch
@@ -167,6 +167,7 @@ def table(request, code):
         "share_url": request.build_absolute_uri(table.get_absolute_url()),
         "server_now_ms": int(timezone.now().timestamp() * 1000),
         "server_now": f"{time.time():.3f}",
+        "time_control": time_control_label(game),
         "move_seconds": f"{settings.MOVE_TIME_LIMIT:g}",
         "seats_html": render_seats(table, viewer, request=request),
         "guest_form": GuestForm(free_colours=seating.free_colours(game))

@@ -200,6 +200,10 @@ def test_the_table_form_opens_the_time_control_chosen(alice, fields, expected):
     assert response.status_code == 302
     game = Table.objects.get().game
     assert (game.time_control, game.time_total, game.time_increment) == expected
+    page = signed_in(alice).get(response["Location"], HTTP_ACCEPT_LANGUAGE="de").content.decode()
+    shown = {"move": "Sekunden pro Zug: 60", "clock": f"Schachuhr {expected[1] // 60}+{expected[2]}",
+             "days": "Tage pro Zug: 7"}[expected[0]]
+    assert f'<span class="time-control">{shown}</span>' in page
 
 
 @pytest.mark.parametrize("language, fields, message", [
