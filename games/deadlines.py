@@ -117,7 +117,8 @@ def queue_due_time_outs(now=None):
 
 def seconds_to_next_flag(now=None):
     """How long until the next clock runs out, at most CLOCK_INTERVAL: a clock's flag is
-    made at its instant, not up to a tick late (the other deadlines keep the tick)."""
+    made at its instant, not up to a tick late (the other deadlines keep the tick);
+    benchmarks/README.md, "Clocks"."""
     now = now or timezone.now()
     upcoming = (Game.objects.filter(status=Game.Status.PLAYING, time_control=Game.TimeControl.CLOCK,
                                     deadline__gt=now).order_by("deadline").values_list("deadline", flat=True).first())
