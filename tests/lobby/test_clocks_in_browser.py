@@ -103,3 +103,31 @@ def test_of_three_one_flags_and_the_computer_plays_on(live_site, browser):
     expect(page.locator('#clocks .clock[data-colour="black"] .clock-time')).to_have_text("0.0")
     expect(page.locator('#clocks .clock[data-colour="white"]')).to_have_attribute("data-running", "1")
     assert errors == []
+
+
+def test_a_move_just_in_time_counts_and_the_increment_is_added(live_site, browser):
+    alice, bob = make_user("alice", "Alice"), make_user("bob", "Bob")
+    errors = []
+    code = in_thread(lambda: _increment_table(alice, bob))
+    mover = person(browser, live_site, alice, errors, viewport=PHONE, locale="de-DE")
+    other = person(browser, live_site, bob, errors, viewport=LAPTOP, locale="en-GB")
+    for page in (mover, other):
+        page.goto(f"{live_site.url}/tables/{code}/")
+    expect(mover.locator(".table-game")).to_have_attribute("data-socket", "open")
+    # Alice waits until her clock shows under a second and a half, then moves.
+    mover.wait_for_function("() => Number(document.querySelector('#clocks .clock[data-running]')"
+                            ".dataset.left) < 1.5", timeout=10000)
+    mover.locator("#game-state button.cell.legal").first.click()
+    expect(other.locator("#game-state")).to_have_attribute("data-ply", "1")
+    game = Game.objects.get(tables__code=code)
+    assert Move.objects.get(game=game, ply=1).made_by == "player" and game.status == "playing"
+    left = Seat.objects.get(game=game, colour="black").remaining
+    assert 2.0 < left < 3.5, left  # what was left (under 1.5 s) plus the 2 s increment
+    expect(other.locator('#clocks .clock[data-colour="black"] .clock-time')).to_have_text(f"{int(left * 10) / 10:.1f}")
+    assert errors == []
+
+
+def _increment_table(alice, bob):
+    table = actions.open_table(alice, Variant(board="6x6"), time_control=(Game.TimeControl.CLOCK, 8, 2))
+    actions.join(table, Viewer(user=bob))
+    return table.code
