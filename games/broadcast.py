@@ -33,9 +33,12 @@ def render_state(game, record=None, language=None):
     return html
 
 
-def server_now():
-    """The server's time, sent with every state (the drawing itself is kept and may be
-    older): a page's clocks count from it (static/js/clocks.js)."""
+def server_now(game):
+    """The server's time, sent with every state of a game with clocks (the drawing itself
+    is kept and may be older): the page's clocks count from it (static/js/clocks.js).
+    Nothing for 60 s a move, whose pages have no clocks."""
+    if game.time_control == game.TimeControl.MOVE:
+        return ""
     return f'<div id="server-now" hidden hx-swap-oob="true" data-now="{time.time():.3f}"></div>'
 
 

@@ -174,7 +174,7 @@ class GameConsumer(AsyncWebsocketConsumer):
         if self.seated and self.game.time_control == Game.TimeControl.CLOCK and time.monotonic() - self.pinged[1] > PING_EVERY:
             self.pinged = (secrets.token_hex(4), time.monotonic())
             ping = broadcast.ping(self.pinged[0])
-        await self.send(text_data=html + broadcast.server_now() + ping)
+        await self.send(text_data=html + broadcast.server_now(self.game) + ping)
 
     async def measured(self, token):
         """The page answered this socket's ping: the round trip is the player's lag credit."""

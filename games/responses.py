@@ -28,7 +28,7 @@ def page_ply(value):
 
 def state_and_message(game, error=None):
     """The state fragment and the message line (emptied, or the refusal's reason)."""
-    return render_state(game) + server_now() + render_to_string("games/includes/message.html",
+    return render_state(game) + server_now(game) + render_to_string("games/includes/message.html",
                                                                 {"error": error, "version": game.version})
 
 
