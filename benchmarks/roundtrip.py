@@ -16,6 +16,7 @@ throughput, daphne's CPU per move, and any lost or failed move.
 
     .venv/bin/python benchmarks/roundtrip.py                       # 50 tables, 60 s, think 1-3 s
     .venv/bin/python benchmarks/roundtrip.py --tables 50 --think 0.2,0.6 --seconds 30 --via http
+    .venv/bin/python benchmarks/roundtrip.py --clock 10+5          # the same on clocks: their cost on the move path
     REDIS_URL=redis://127.0.0.1:6379/12 .venv/bin/python benchmarks/roundtrip.py --daphne 2 --workers 2 --database postgres
 """
 import argparse
@@ -60,13 +61,19 @@ def make_players(count):
     return users, sessions
 
 
-def new_table(host, guest):
-    """A running 8x8 table: host Black, guest White. (code, game public id)."""
+def new_table(host, guest, clock=None):
+    """A running 8x8 table: host Black, guest White; `clock` "minutes+seconds" or None
+    (60 s a move). (code, game public id)."""
     from games import Variant
     from games.access import Viewer
+    from games.models import Game
     from lobby import actions
 
-    table = actions.open_table(host, Variant(board="8x8"), level="easy")
+    time_control = None
+    if clock:
+        minutes, increment = (int(part) for part in clock.split("+"))
+        time_control = (Game.TimeControl.CLOCK, minutes * 60, increment)
+    table = actions.open_table(host, Variant(board="8x8"), level="easy", time_control=time_control)
     actions.join(table, Viewer(user=guest))
     return table.code, table.game.public_id
 
@@ -151,6 +158,9 @@ def parse_state(html):
     return int(attributes["ply"]), attributes["turn"], attributes["status"], legal
 
 
+PING = re.compile(r'id="clock-ping"[^>]*data-ping="(\w+)"')
+
+
 class Screen:
     """A player's game websocket: the newest state and when each ply first arrived."""
 
@@ -172,6 +182,9 @@ class Screen:
             now = time.perf_counter()
             if 'class="message error"' in message:  # a move sent over this socket was refused
                 results.failed += 1
+            ping = PING.search(message)
+            if ping:  # a player's page answers the clock's ping at once (static/js/clocks.js)
+                await socket.send(json.dumps({"pong": ping.group(1)}))
             state = parse_state(message)
             if state is None:
                 continue
@@ -211,7 +224,7 @@ async def connect(url, origin, session, results, attempts=5):
             await asyncio.sleep(0.5 * 2 ** attempt)
 
 
-async def play_table(site, number, pair, sessions, results, think, stop_at, rng, via, delay=0.0):
+async def play_table(site, number, pair, sessions, results, think, stop_at, rng, via, delay=0.0, clock=None):
     await asyncio.sleep(delay)  # tables open one after another, as they would on a site
     host, guest = pair
     # With several daphnes the two players sit at different ones.
@@ -219,7 +232,7 @@ async def play_table(site, number, pair, sessions, results, think, stop_at, rng,
     http = {"black": HTTP(site.ports[black], sessions[0]), "white": HTTP(site.ports[white], sessions[1])}
     urls = {"black": site.urls[black], "white": site.urls[white]}
     while time.monotonic() < stop_at:
-        code, public_id = await asyncio.to_thread(new_table, host, guest)
+        code, public_id = await asyncio.to_thread(new_table, host, guest, clock)
         screens = {"black": Screen(), "white": Screen()}
         sockets, listeners = [], []
         for colour in ("black", "white"):
@@ -309,7 +322,7 @@ async def run(site, args):
     stop_at = began + args.warmup + args.seconds
     tasks = [asyncio.create_task(play_table(site, i, users[2 * i:2 * i + 2], sessions[2 * i:2 * i + 2], results,
                                             args.think, stop_at, random.Random(rng.random()), args.via,
-                                            delay=i * args.warmup / 2 / args.tables))
+                                            delay=i * args.warmup / 2 / args.tables, clock=args.clock))
              for i in range(args.tables)]
     await asyncio.sleep(args.warmup)
     results.measuring = True
@@ -334,6 +347,8 @@ def main():
     parser.add_argument("--via", choices=("ws", "http"), default="ws",
                         help="moves over the page's websocket (as the site's pages send them) or HTTP posts "
                              "(pages without JavaScript or with their socket down)")
+    parser.add_argument("--clock", nargs="?", const="10+5", default=None,
+                        help="play on a clock, minutes+seconds (default 10+5), instead of 60 s a move")
     args = parser.parse_args()
     args.think = tuple(float(x) for x in args.think.split(","))
     with tempfile.TemporaryDirectory(prefix="reversi-rt-") as scratch:
@@ -352,7 +367,7 @@ def main():
     times = results.round_trips
     if not times:
         raise SystemExit("no move measured")
-    print(f"{args.tables} tables, think {args.think[0]:g}-{args.think[1]:g} s, {args.daphne} daphne, "
+    print(f"{args.clock + ' clocks' if args.clock else '60 s a move'}, {args.tables} tables, think {args.think[0]:g}-{args.think[1]:g} s, {args.daphne} daphne, "
           f"{args.workers} worker (concurrency {args.worker_concurrency}), "
           f"DB {site.env['DATABASE_URL'].split(':', 1)[0]}, Redis {site.env['REDIS_URL'].split(':', 1)[0]}, "
           f"{os.cpu_count()} cores, load average before {load_before:.1f}")

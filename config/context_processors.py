@@ -5,7 +5,10 @@ from importlib import metadata
 
 from django.conf import settings
 from django.urls import NoReverseMatch, reverse
+from django.utils.functional import SimpleLazyObject
 from django.utils.translation import gettext_lazy as _
+
+from games.history import your_turn_games
 
 # The site's sections, by URL name. A section shows up once its app provides the URL.
 NAVIGATION = (
@@ -52,4 +55,6 @@ def nav_items(user=None):
 
 
 def site(request):
-    return {"site_version": site_version(), "nav_items": nav_items(getattr(request, "user", None))}
+    return {"site_version": site_version(), "nav_items": nav_items(getattr(request, "user", None)),
+            # Counted when the header draws it (a page without a header asks nothing).
+            "your_turn_count": SimpleLazyObject(lambda: your_turn_games(getattr(request, "user", None)).count())}

@@ -286,11 +286,15 @@ EMAIL_BACKEND = os.environ.get(
     "django.core.mail.backends.smtp.EmailBackend" if EMAIL_HOST
     else "django.core.mail.backends.console.EmailBackend",
 )
+if os.environ.get("EMAIL_FILE_PATH"):  # with EMAIL_BACKEND=django.core.mail.backends.filebased.EmailBackend
+    EMAIL_FILE_PATH = os.environ["EMAIL_FILE_PATH"]
 EMAIL_PORT = int(os.environ.get("EMAIL_PORT", "587" if env_bool("EMAIL_USE_TLS", True) else "25"))
 EMAIL_HOST_USER = os.environ.get("EMAIL_HOST_USER", "")
 EMAIL_HOST_PASSWORD = os.environ.get("EMAIL_HOST_PASSWORD", "")
 EMAIL_USE_TLS = env_bool("EMAIL_USE_TLS", True)
 DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "reversi@localhost")
+# The site's address in mails that link to it (a correspondence player's turn), e.g. https://reversi.example
+SITE_URL = os.environ.get("SITE_URL", "")
 
 # Production hardening whenever DEBUG is off (behind a TLS-terminating proxy).
 if not DEBUG and not TESTING:

@@ -1,6 +1,7 @@
 """Pushing a game's whole current state to every page that shows it."""
 import asyncio
 import logging
+import time
 
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
@@ -30,6 +31,21 @@ def render_state(game, record=None, language=None):
             html = render_to_string("games/includes/state.html", game_state(game, record))
         _drawn.put(key, (game.ply, html))
     return html
+
+
+def server_now(game):
+    """The server's time, sent with every state of a game with clocks (the drawing itself
+    is kept and may be older): the page's clocks count from it (static/js/clocks.js).
+    Nothing for 60 s a move, whose pages have no clocks."""
+    if game.time_control == game.TimeControl.MOVE:
+        return ""
+    return f'<div id="server-now" hidden hx-swap-oob="true" data-now="{time.time():.3f}"></div>'
+
+
+def ping(token):
+    """Asks the page to answer {"pong": token} at once: the round trip is a player's lag
+    credit on a clock (games.deadlines.lag_credit)."""
+    return f'<div id="clock-ping" hidden hx-swap-oob="true" data-ping="{token}"></div>'
 
 
 def drawn_state(public_id, version, language):

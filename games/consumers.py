@@ -8,6 +8,8 @@ seat is authorised as for a form post, from the session as it is now. Pages with
 JavaScript, or whose socket is down, post the same move over HTTP.
 """
 import json
+import secrets
+import time
 from importlib import import_module
 from types import SimpleNamespace
 from urllib.parse import parse_qs
@@ -43,6 +45,22 @@ def parse_move(text):
     return frame["move"][:8], str(ply) if type(ply) is int else ply
 
 
+# A player's socket is pinged with a push at most this often (seconds): the lag moves slowly.
+PING_EVERY = 15
+
+
+def parse_pong(text):
+    """The token of a page's {"pong": token}, or None."""
+    if not text or len(text) > 100 or '"pong"' not in text:
+        return None
+    try:
+        frame = json.loads(text)
+    except (ValueError, RecursionError):
+        return None
+    token = frame.get("pong") if isinstance(frame, dict) else None
+    return token if isinstance(token, str) else None
+
+
 def requested_language(scope):
     """The page says its language in the socket's URL (?lang=de); pushes are drawn in it."""
     query = parse_qs(scope.get("query_string", b"").decode("latin-1"))  # any bytes at all
@@ -76,6 +94,7 @@ class GameConsumer(AsyncWebsocketConsumer):
         if state is None:  # deleted meanwhile
             await self.close(code=4404)
             return
+        self.pinged = (None, 0.0)
         await self.push(*state)
 
     async def disconnect(self, code):
@@ -87,9 +106,15 @@ class GameConsumer(AsyncWebsocketConsumer):
         showed. Played, this page gets the new state at once (the same drawing the push
         carries; the push's own copy is then skipped); refused, it gets the position as
         it now is with the reason, and nothing changed. "ping" (the page's heartbeat,
-        static/js/reconnect.js) is answered "pong". Anything else is ignored."""
+        static/js/reconnect.js) is answered "pong"; a pong answers the server's own
+        ping (the round trip credited at a clock, static/js/clocks.js). Anything else
+        is ignored."""
         if text_data == "ping":
             await self.send(text_data="pong")
+            return
+        pong = parse_pong(text_data)
+        if pong is not None and self.game is not None:
+            await self.measured(pong)
             return
         move = parse_move(text_data)
         if move is None or self.game is None:
@@ -155,7 +180,23 @@ class GameConsumer(AsyncWebsocketConsumer):
         if version == self.version and not refusal:
             return  # shown already (the answer to this page's own move)
         self.version = version
-        await self.send(text_data=html)
+        ping = ""
+        if self.seated and self.game.time_control == Game.TimeControl.CLOCK and time.monotonic() - self.pinged[1] > PING_EVERY:
+            self.pinged = (secrets.token_hex(4), time.monotonic())
+            ping = broadcast.ping(self.pinged[0])
+        await self.send(text_data=html + broadcast.server_now(self.game) + ping)
+
+    async def measured(self, token):
+        """The page answered this socket's ping: the round trip is the player's lag credit."""
+        sent_token, sent = self.pinged
+        if token != sent_token:
+            return  # an old or made-up answer
+        self.pinged = (None, sent)
+        await self.record_lag(time.monotonic() - sent)
+
+    @database_sync_to_async
+    def record_lag(self, round_trip):
+        services.record_lag(self.game, self.viewer_now(), round_trip)
 
     @database_sync_to_async
     def find_game(self, public_id):

@@ -1,9 +1,11 @@
 """Move deadlines: when a player is due, who is due now, and queuing their time-out once.
 
 A player's deadline is a column of their game (Game.deadline, set by deadline_for
-when their turn begins). They are *due* MOVE_TIME_GRACE seconds after it (due_at:
-the one rule, read by the move path, the time-out itself and the clocks), so a
-move that left the page just before the deadline still counts.
+when their turn begins). They are *due* a grace after it (due_at: the one rule, read
+by the move path, the time-out itself and the clocks), so a move that left the page
+just before the deadline still counts: MOVE_TIME_GRACE at 60 s a move; on a clock or
+in correspondence none, since there the deadline itself already carries the player's
+own lag credit (lag_credit, docs/rules.md §11.3).
 
 A time-out is always made by a Celery worker (the task games.timeout_move), never
 in the web process, and queued only through queue_time_out: a claim in Redis (SET NX
@@ -13,8 +15,9 @@ move keeps it single even if a claim lapses. Each worker runs run_clock in a thr
 (wired in config.celery), so a deadline is kept to within about a second by any
 worker that is up.
 
-Clocks with a total time per player will set `deadline` from the mover's remaining
-time in deadline_for; everything after it stays the same.
+The time controls (Game.TimeControl) differ only in deadline_for and in what the
+time-out does (games.services.timeout_move): at 60 s a move the computer moves for
+the player; on a clock or in correspondence the player loses on time.
 """
 import logging
 from datetime import timedelta
@@ -22,6 +25,7 @@ from functools import lru_cache
 
 import redis
 from django.conf import settings
+from django.db.models import Q
 from django.utils import timezone
 
 from games import scheduling
@@ -34,32 +38,55 @@ CLOCK_INTERVAL = 1.0
 CLAIM_SECONDS = 10
 
 
-def deadline_for(game, seat):
+# The most lag a move is credited on a clock (docs/rules.md §11.3): the player's last
+# measured socket round trip, so a move sent in time is not lost on the way, capped so
+# that a slow link cannot buy thinking time.
+MAX_LAG_CREDIT = 1.0
+
+
+def lag_credit(seat):
+    """Seconds of network lag credited to `seat`'s moves on a clock."""
+    return min(max(seat.lag or 0.0, 0.0), MAX_LAG_CREDIT)
+
+
+def deadline_for(game, seat, now=None):
     """When the player at `seat`, now to move, runs out of time: at a table, and only a
-    person (the computer, also for a player who left, moves at once); else None."""
+    person (the computer, also for a player who left, moves at once); else None.
+    On a clock: their remaining time, plus their lag credit, from now."""
     if game.kind != Game.Kind.TABLE or seat is None or seat.played_by_computer:
         return None
-    return timezone.now() + timedelta(seconds=settings.MOVE_TIME_LIMIT)
+    now = now or timezone.now()
+    if game.time_control == Game.TimeControl.CLOCK:
+        return now + timedelta(seconds=(seat.remaining or 0.0) + lag_credit(seat))
+    if game.time_control == Game.TimeControl.DAYS:
+        return now + timedelta(seconds=game.time_total)
+    return now + timedelta(seconds=settings.MOVE_TIME_LIMIT)
 
 
-def grace():
+def grace(game=None):
+    """The time after the deadline a move still counts: none on a clock or in
+    correspondence (their deadline holds the lag credit)."""
+    if game is not None and game.time_control != Game.TimeControl.MOVE:
+        return timedelta(0)
     return timedelta(seconds=settings.MOVE_TIME_GRACE)
 
 
-def due_at(deadline):
-    """The instant the player with this deadline is out of time (None: never)."""
-    return None if deadline is None else deadline + grace()
+def due_at(game):
+    """The instant the player to move in `game` is out of time (None: never)."""
+    return None if game.deadline is None else game.deadline + grace(game)
 
 
 def is_due(game, now=None):
-    due = due_at(game.deadline)
+    due = due_at(game)
     return due is not None and (now or timezone.now()) >= due
 
 
 def due_games(now=None):
     """(game id, ply, deadline) of every player out of time, the longest overdue first."""
-    due_before = (now or timezone.now()) - grace()
-    return (Game.objects.filter(status=Game.Status.PLAYING, deadline__lte=due_before)
+    now = now or timezone.now()
+    return (Game.objects.filter(status=Game.Status.PLAYING)
+            .filter(Q(time_control=Game.TimeControl.MOVE, deadline__lte=now - grace())
+                    | (~Q(time_control=Game.TimeControl.MOVE) & Q(deadline__lte=now)))
             .order_by("deadline").values_list("pk", "ply", "deadline"))
 
 
@@ -88,17 +115,33 @@ def queue_due_time_outs(now=None):
     return sum(queue_time_out(game_id, ply, deadline) for game_id, ply, deadline in due_games(now))
 
 
+def seconds_to_next_flag(now=None):
+    """How long until the next clock runs out, at most CLOCK_INTERVAL: a clock's flag is
+    made at its instant, not up to a tick late (the other deadlines keep the tick);
+    benchmarks/README.md, "Clocks"."""
+    now = now or timezone.now()
+    upcoming = (Game.objects.filter(status=Game.Status.PLAYING, time_control=Game.TimeControl.CLOCK,
+                                    deadline__gt=now).order_by("deadline").values_list("deadline", flat=True).first())
+    if upcoming is None:
+        return CLOCK_INTERVAL
+    return min(CLOCK_INTERVAL, max(0.0, (upcoming - now).total_seconds()) + 0.002)
+
+
 def run_clock(stopping):
-    """A worker's clock: every CLOCK_INTERVAL until the event `stopping` is set, queue the
-    time-outs due. It reads the database and publishes, so it runs in a thread of its
-    own, off the consumer's event loop (a busy database must not hold up task delivery)."""
+    """A worker's clock: every CLOCK_INTERVAL (sooner when a clock runs out sooner)
+    until the event `stopping` is set, queue the time-outs due. It reads the database
+    and publishes, so it runs in a thread of its own, off the consumer's event loop (a
+    busy database must not hold up task delivery)."""
     from django.db import close_old_connections
 
     failing = False
-    while not stopping.wait(CLOCK_INTERVAL):
+    wait = CLOCK_INTERVAL
+    while not stopping.wait(wait):
         close_old_connections()  # as Celery does around every task: a broken connection is replaced
+        wait = CLOCK_INTERVAL
         try:
             queue_due_time_outs()
+            wait = seconds_to_next_flag()
         except Exception as error:  # the database or Redis is away: the next tick tries again
             if not failing:
                 log.warning("deadline clock: time-outs not queued (%s); trying every second", error)

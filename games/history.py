@@ -1,5 +1,6 @@
 """A player's games as rows of a list, the same on My games and on a profile page:
 the variant, their colour, the opponents and how the game went for them."""
+from django.db.models import F
 from django.urls import reverse
 from django.utils.translation import gettext_lazy
 
@@ -13,6 +14,7 @@ OUTCOME_LABELS = {
     "left": gettext_lazy("left"),
     "abandoned": gettext_lazy("abandoned"),
     "forfeited": gettext_lazy("lost (left the table)"),
+    "lost_on_time": gettext_lazy("lost on time"),
     "draw": gettext_lazy("draw"),
     "won": gettext_lazy("won"),
     "lost": gettext_lazy("lost"),
@@ -28,6 +30,8 @@ def outcome_for(game, seat):
         return "left" if seat is not None and seat.left_at else "playing"
     if game.is_abandoned:
         return "abandoned"
+    if seat is not None and seat.colour in game.flagged:
+        return "lost_on_time"
     if seat is not None and seat.colour in game.forfeited:
         return "forfeited"
     if not game.winner:
@@ -44,6 +48,15 @@ def seat_name(seat):
     if not seat.is_computer and seat.user_id is None and not seat.guest_token:
         return str(OPEN_SEAT)
     return str(seat.display_name)
+def your_turn_games(user):
+    """The correspondence games waiting on `user`'s move, the one due soonest first."""
+    if user is None or not user.is_authenticated:
+        return Game.objects.none()
+    return (Game.objects.filter(status=Game.Status.PLAYING, time_control=Game.TimeControl.DAYS,
+                                deadline__isnull=False)
+            # One filter(): the same seat is the user's, to move, and still theirs.
+            .filter(seats__user=user, seats__colour=F("turn"), seats__left_at__isnull=True)
+            .order_by("deadline"))
 
 
 def game_row(game, seat, viewer):

@@ -49,6 +49,13 @@ class Game(models.Model):
         FORFEIT = "forfeit", _("A player left")
         # Left for a new game (New Game against the computer): nobody won, no draw.
         ABANDONED = "abandoned", _("Abandoned for a new game")
+        # A two-player game whose player to move let their clock or their days run out.
+        TIME = "time", _("Lost on time")
+
+    class TimeControl(models.TextChoices):
+        MOVE = "move", _("60 seconds a move")
+        CLOCK = "clock", _("Clock")
+        DAYS = "days", _("Correspondence")
 
     public_id = models.CharField(max_length=16, unique=True, default=new_public_id, editable=False)
     kind = models.CharField(max_length=10, choices=Kind.choices, default=Kind.COMPUTER)
@@ -61,12 +68,23 @@ class Game(models.Model):
     # Bumped by every change (moves, undo, level): pages drop pushes older than what they show.
     version = models.PositiveIntegerField(default=0)
     deadline = models.DateTimeField(null=True, blank=True, help_text="when the player to move times out")
+    # How long a player may think (games.deadlines): `time_total` is each seat's clock
+    # (CLOCK) or the time for one move (DAYS), in seconds; `time_increment` is added to
+    # the clock of a player who moved in time (Fischer).
+    time_control = models.CharField(max_length=5, choices=TimeControl.choices, default=TimeControl.MOVE)
+    time_total = models.PositiveIntegerField(default=0)
+    time_increment = models.PositiveIntegerField(default=0)
+    turn_started_at = models.DateTimeField(null=True, blank=True, help_text="when the player to move began")
+    # Correspondence: the ply whose player to move was told by e-mail (games.mail), so once a turn.
+    mailed_ply = models.PositiveIntegerField(null=True, blank=True)
     # The result, once over.
     ending = models.CharField(max_length=10, choices=Ending.choices, default=Ending.NONE, blank=True)
     winner = models.CharField(max_length=5, blank=True, help_text="colour; empty for a draw")
     counts = models.JSONField(default=dict, blank=True, help_text="{colour: stones} at the end")
     score = models.JSONField(default=dict, blank=True, help_text="official score {colour: points}")
     forfeited = models.JSONField(default=list, blank=True, help_text="colours that left, in order")
+    flagged = models.JSONField(default=list, blank=True, help_text="colours that ran out of time (3-4 players: "
+                                                                   "also in forfeited, like a leaver)")
     is_public = models.BooleanField(default=False, help_text="anyone with the link may review it")
     # A rated table's game: rated once, when it finishes (games.signals.game_finished).
     rated = models.BooleanField(default=False)
@@ -133,6 +151,10 @@ class Seat(models.Model):
     guest_name = models.CharField(max_length=40, blank=True)
     is_computer = models.BooleanField(default=False)
     left_at = models.DateTimeField(null=True, blank=True, help_text="set when the player left: the computer plays on")
+    # The seconds left on this seat's clock when its turn last began (CLOCK games only).
+    remaining = models.FloatField(null=True, blank=True)
+    # The last round trip measured on this player's game socket, seconds: the lag credited to a move.
+    lag = models.FloatField(default=0)
 
     class Meta:
         constraints = [

@@ -3,6 +3,7 @@
 The same board template draws the live game, the review and the rules pages'
 start positions, from `board_view`.
 """
+from django.conf import settings
 from django.urls import NoReverseMatch, reverse
 from django.utils.functional import cached_property
 from django.utils.html import escape
@@ -196,11 +197,15 @@ def score_sentence(winner, score, colours, names=None, counts=None):
 
 def empty_squares_note(winner, score, counts):
     """Why a two-player score is not the stone count: the empty squares left at the end
-    went to the winner, or were shared in a draw (docs/rules.md §4). Anti-Reversi counts
+    went to the winner, or were shared in a draw (docs/rules.md §4), or a game decided
+    early is the smallest win (§4.1). Anti-Reversi counts
     stones as they stand, so its score is the count and needs no note."""
     empties = sum(score.values()) - sum(counts.values())
     if not counts or empties <= 0:
         return ""
+    if winner and score.get(winner, 0) - counts.get(winner, 0) != empties:
+        # a game decided early against the stones (docs/rules.md §4.1)
+        return _("Ended early against the stones: scored as the smallest win.")
     if winner:
         return ngettext("%(n)d empty square counts for the winner.",
                         "%(n)d empty squares count for the winner.", empties) % {"n": empties}
@@ -223,9 +228,11 @@ def result_sentence(game, seats=None):
     seats = game.seats.all() if seats is None else seats
     colours = Variant.from_dict(game.variant).colours
     sentence = score_sentence(game.winner, game.score, colours, names=seat_names(seats), counts=game.counts)
-    if game.forfeited:
-        leavers = ", ".join(colour_name(c) for c in game.forfeited)
-        sentence += " " + _("Forfeit: %(who)s left the table.") % {"who": leavers}
+    for colour in game.flagged:
+        sentence += " " + _("%(who)s ran out of time.") % {"who": colour_name(colour)}
+    leavers = [c for c in game.forfeited if c not in game.flagged]
+    if leavers:
+        sentence += " " + _("Forfeit: %(who)s left the table.") % {"who": ", ".join(colour_name(c) for c in leavers)}
     return sentence
 
 
@@ -246,6 +253,52 @@ def passes_while_waiting(moves, turn):
         if move.colour == turn and not move.is_pass:
             since = index + 1
     return [m for m in moves[since:] if m.is_pass]
+
+
+def clocks_view(game, seats):
+    """The clocks a clock or correspondence game shows: per seat its time left when the
+    turn began (seconds) and whether it runs; the page counts the running one down from
+    the server's time (static/js/clocks.js). Correspondence shows only the player to move's."""
+    if game.kind != game.Kind.TABLE or game.time_control == game.TimeControl.MOVE or game.status == game.Status.WAITING:
+        return []
+    playing = game.status == game.Status.PLAYING
+    clocks = []
+    for seat in seats:
+        running = playing and seat.colour == game.turn and game.deadline is not None
+        if game.time_control == game.TimeControl.CLOCK:
+            remaining = seat.remaining or 0.0
+        elif running:
+            remaining = (game.deadline - game.turn_started_at).total_seconds()
+        else:
+            continue
+        clocks.append({"colour": seat.colour, "name": colour_name(seat.colour), "remaining": f"{remaining:.3f}",
+                       "running": running, "shown": clock_text(remaining), "low": remaining < LOW_TIME})
+    return clocks
+
+
+def time_control_label(game):
+    """'Clock 3+2', 'Days a move: 2' or 'Seconds a move: 60': a table's time control."""
+    if game.time_control == game.TimeControl.CLOCK:
+        return _("Clock %(minutes)d+%(increment)d") % {"minutes": game.time_total // 60,
+                                                       "increment": game.time_increment}
+    if game.time_control == game.TimeControl.DAYS:
+        return _("Days a move: %(n)d") % {"n": game.time_total // 86400}
+    return _("Seconds a move: %(n)s") % {"n": f"{settings.MOVE_TIME_LIMIT:g}"}
+
+
+# Under this many seconds a clock turns red, and the player to move is warned.
+LOW_TIME = 10
+
+
+def clock_text(seconds):
+    """'4:59', '1:02:03', '9.8': as static/js/clocks.js draws it."""
+    seconds = max(0.0, seconds)
+    if seconds < LOW_TIME:
+        return f"{int(seconds * 10) / 10:.1f}"
+    whole = int(seconds)
+    hours, rest = divmod(whole, 3600)
+    minutes, secs = divmod(rest, 60)
+    return f"{hours}:{minutes:02d}:{secs:02d}" if hours else f"{minutes}:{secs:02d}"
 
 
 def game_state(game, record=None):
@@ -279,4 +332,6 @@ def game_state(game, record=None):
         "result": result_sentence(game, seats),
         "announcement": announcement,
         "moves_count": len([m for m in moves if not m.is_pass]),
+        "clocks": clocks_view(game, seats),
+        "turn_started": f"{game.turn_started_at.timestamp():.3f}" if game.turn_started_at else "",
     }

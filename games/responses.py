@@ -8,7 +8,7 @@ from django.shortcuts import redirect
 from django.template.loader import render_to_string
 from django.utils.translation import gettext as _
 
-from games.broadcast import render_state
+from games.broadcast import render_state, server_now
 from games.params import whole_number
 from games.presentation import game_url
 from games.services import DatabaseBusy, GameError
@@ -28,8 +28,8 @@ def page_ply(value):
 
 def state_and_message(game, error=None):
     """The state fragment and the message line (emptied, or the refusal's reason)."""
-    return render_state(game) + render_to_string("games/includes/message.html",
-                                                 {"error": error, "version": game.version})
+    return render_state(game) + server_now(game) + render_to_string("games/includes/message.html",
+                                                                {"error": error, "version": game.version})
 
 
 def move_or_undo(request, game, change, hidden=None):

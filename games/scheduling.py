@@ -23,3 +23,7 @@ def analyse_game(analysis_id):
 
 def timeout_move(game_id, ply):
     send("games.timeout_move", (game_id, ply))
+
+
+def turn_mail(game_id, ply):
+    send("games.turn_mail", (game_id, ply))

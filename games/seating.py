@@ -144,7 +144,8 @@ def rematch_game(game, seats, *, is_public):
             "guest_name": seat.guest_name if stays else ""})
     new_seats.sort(key=lambda seat: variant.colours.index(seat["colour"]))  # listed in turn order
     new = services.create_waiting_game(variant, level=game.level, is_public=is_public,
-                                       rated=game.rated, seats=new_seats)
+                                       rated=game.rated, seats=new_seats,
+                                       time_control=(game.time_control, game.time_total, game.time_increment))
     if all(seat["is_computer"] or seat["user"] or seat["guest_token"] for seat in new_seats):
         services.start_game(new)
         new.refresh_from_db()

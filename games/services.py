@@ -24,7 +24,9 @@ from django.db.models import F
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from games import Board, IllegalMoveError, Variant, broadcast, deadlines, draw_blocked, scheduling, signals, thinking
+from games import (
+    Board, IllegalMoveError, Variant, broadcast, deadlines, draw_blocked, scheduling, signals, thinking, turn_mail,
+)
 from games.ai import choose_move
 from games.models import Game, HandicapSide, Level, Move, Seat, new_public_id
 from games.outages import UNREACHABLE
@@ -150,20 +152,24 @@ def create_computer_game(viewer, variant, level=Level.NORMAL, rng=None, *, colou
 
 # -- moving ------------------------------------------------------------------
 
-def create_table_game(variant, *, level, is_public, host, host_colour, computer_colours, rated=False):
+def create_table_game(variant, *, level, is_public, host, host_colour, computer_colours, rated=False,
+                      time_control=None):
     """The waiting game of a new table: `host` at `host_colour`, the computer at
     `computer_colours`, every other seat free (inside the caller's transaction)."""
-    return create_waiting_game(variant, level=level, is_public=is_public, rated=rated, seats=[
-        {"colour": colour, "user": host if colour == host_colour else None, "is_computer": colour in computer_colours}
-        for colour in variant.colours])
+    return create_waiting_game(variant, level=level, is_public=is_public, rated=rated, time_control=time_control,
+                               seats=[{"colour": colour, "user": host if colour == host_colour else None,
+                                       "is_computer": colour in computer_colours} for colour in variant.colours])
 
 
-def create_waiting_game(variant, *, level, is_public, rated, seats):
+def create_waiting_game(variant, *, level, is_public, rated, seats, time_control=None):
     """A table's game waiting for its players, with `seats` (Seat fields, one dict per
     colour in turn order; inside the caller's transaction). A new table's first game
-    and a rematch both start here."""
+    and a rematch both start here. `time_control`: (Game.TimeControl, total seconds,
+    increment seconds); default 60 s a move."""
+    control, total, increment = time_control or (Game.TimeControl.MOVE, 0, 0)
     game = Game.objects.create(kind=Game.Kind.TABLE, variant=variant.to_dict(), level=level,
-                               status=Game.Status.WAITING, turn="", is_public=is_public, rated=rated)
+                               status=Game.Status.WAITING, turn="", is_public=is_public, rated=rated,
+                               time_control=control, time_total=total, time_increment=increment)
     Seat.objects.bulk_create(Seat(game=game, **fields) for fields in seats)
     return game
 
@@ -173,11 +179,15 @@ def start_game(game):
     transaction). After commit the first position is pushed and the first time-out or
     computer move scheduled."""
     board = Board(game.variant_obj)
-    first = Seat.objects.get(game=game, colour=board.turn)
+    game = Game.objects.get(pk=game.pk)
+    now = timezone.now()
     started = Game.objects.filter(pk=game.pk, status=Game.Status.WAITING).update(
-        status=Game.Status.PLAYING, turn=board.turn, deadline=deadlines.deadline_for(game, first),
-        version=F("version") + 1, updated_at=timezone.now())
+        status=Game.Status.PLAYING, turn=board.turn, version=F("version") + 1, updated_at=now, turn_started_at=now)
     if started:
+        if game.time_control == Game.TimeControl.CLOCK:  # every clock starts full
+            Seat.objects.filter(game=game).update(remaining=float(game.time_total))
+        first = Seat.objects.get(game=game, colour=board.turn)
+        Game.objects.filter(pk=game.pk).update(deadline=deadlines.deadline_for(game, first, now))
         transaction.on_commit(lambda: game_changed(game.pk))
 
 
@@ -289,7 +299,9 @@ def _apply_move(game, square, *, expected_ply, viewer, made_by):
             raise NotYourTurn(_("The computer plays this seat now."))
         now = timezone.now()
         if viewer is not None and deadlines.is_due(game, now):
-            raise OutOfTime(_("Your time for this move ran out; the computer moves for you."), game.deadline)
+            if game.time_control == Game.TimeControl.MOVE:
+                raise OutOfTime(_("Your time for this move ran out; the computer moves for you."), game.deadline)
+            raise OutOfTime(_("Your time ran out."), game.deadline)
         colour = board.turn
         try:
             board.push(square)
@@ -301,11 +313,14 @@ def _apply_move(game, square, *, expected_ply, viewer, made_by):
             records.append(Move(game=game, ply=game.ply + len(records) + 1, colour=board.turn,
                                 square="pass", made_by=Move.MadeBy.AUTO))
             board.push("pass")
-        changes = {"ply": expected_ply + len(records), "updated_at": now, **_state_after(game, board)}
+        charged = _charge_clock(game, seat, now)  # before _state_after: a pass may give the mover the turn again
+        changes = {"ply": expected_ply + len(records), "updated_at": now, **_state_after(game, board, now)}
         updated = Game.objects.filter(pk=game.pk, ply=expected_ply, status=Game.Status.PLAYING).update(
             version=F("version") + 1, **changes)
         if updated != 1:
             raise StaleMove(_("The game has moved on; here is the current position."))
+        if charged:  # under the lock and after the ply guard: charged once per move
+            Seat.objects.filter(pk=seat.pk).update(remaining=seat.remaining)
         Move.objects.bulk_create(records)
         # The row is locked (SQLite: the transaction holds the write lock), so what
         # was written is exactly this: no second read.
@@ -339,11 +354,25 @@ def ranking_with_forfeits(game, outcome):
     return tuple(group for group in stayed if group) + tuple((c,) for c in reversed(game.forfeited))
 
 
-def _state_after(game, board):
+def _charge_clock(game, seat, now):
+    """On a clock, a person's move: their time since the turn began, less their lag
+    credit (games.deadlines.lag_credit), is taken off their clock and the increment
+    added. Changes `seat` in memory; whether it did (the caller saves it)."""
+    if game.time_control != Game.TimeControl.CLOCK or seat is None or seat.played_by_computer:
+        return False
+    started = game.turn_started_at or now
+    used = max(0.0, (now - started).total_seconds() - deadlines.lag_credit(seat))
+    seat.remaining = max(0.0, (seat.remaining or 0.0) - used) + game.time_increment
+    return True
+
+
+def _state_after(game, board, now=None):
     """The Game fields that follow from the position `board` reached."""
     outcome = board.outcome()
     if outcome is None:
-        return {"turn": board.turn, "deadline": deadlines.deadline_for(game, game.seat_of(board.turn))}
+        now = now or timezone.now()
+        return {"turn": board.turn, "turn_started_at": now,
+                "deadline": deadlines.deadline_for(game, game.seat_of(board.turn), now)}
     return {
         "turn": "", "deadline": None, "status": Game.Status.FINISHED,
         "ending": Game.Ending.FORFEIT if game.forfeited else Game.Ending.NORMAL,
@@ -433,18 +462,33 @@ def leave(game, viewer):
             raise NotYourTurn(_("You have no seat in this game."))
         if seat.left_at is not None:
             raise GameError(_("You have already left this game."))
-        now = timezone.now()
-        Seat.objects.filter(pk=seat.pk, left_at__isnull=True).update(left_at=now)
-        their_turn = game.turn == seat.colour
-        changes = {"forfeited": [*game.forfeited, seat.colour], "version": F("version") + 1, "updated_at": now}
-        if their_turn:
-            changes["deadline"] = None  # no time-out: the computer moves for them now
-        Game.objects.filter(pk=game.pk, status=Game.Status.PLAYING).update(**changes)
-        # Schedule only when the leaver is to move (the computer takes over now);
-        # otherwise the running time-out of whoever is to move stays as it is.
-        transaction.on_commit(lambda: game_changed(game.pk, schedule=their_turn))
+        _forfeit(game, seat)
     game.refresh_from_db()
     return game
+
+
+def _forfeit(game, seat, **also):
+    """`seat` leaves the locked, running `game` for good (a leaver, or a player of three
+    or four out of time): the computer plays it from now on and it ranks last. `also`:
+    more Game fields to write."""
+    now = timezone.now()
+    Seat.objects.filter(pk=seat.pk, left_at__isnull=True).update(left_at=now)
+    their_turn = game.turn == seat.colour
+    changes = {"forfeited": [*game.forfeited, seat.colour], "version": F("version") + 1, "updated_at": now, **also}
+    if their_turn:
+        changes["deadline"] = None  # no time-out: the computer moves for them now
+    Game.objects.filter(pk=game.pk, status=Game.Status.PLAYING).update(**changes)
+    # Schedule only when the leaver is to move (the computer takes over now);
+    # otherwise the running time-out of whoever is to move stays as it is.
+    transaction.on_commit(lambda: game_changed(game.pk, schedule=their_turn))
+
+
+def record_lag(game, viewer, round_trip):
+    """The round trip just measured on a player's game socket (games.consumers): their
+    lag credit on a clock from their next turn on (games.deadlines.lag_credit)."""
+    seat = viewer.seat_in(game)
+    if seat is not None and game.time_control == Game.TimeControl.CLOCK:
+        Seat.objects.filter(pk=seat.pk).update(lag=round(max(0.0, round_trip), 3))
 
 
 def computer_move(game_id, ply):
@@ -468,17 +512,55 @@ def computer_move(game_id, ply):
 
 
 def timeout_move(game_id, ply):
-    """The player to move at `ply` is due (games.deadlines): the computer moves for them.
+    """The player to move at `ply` is due (games.deadlines): at 60 s a move the computer
+    moves for them; on a clock or in correspondence they lose on time (flag).
     Only a worker calls this (the task games.timeout_move): it searches."""
     game = Game.objects.filter(pk=game_id, ply=ply, status=Game.Status.PLAYING).first()
     if game is None or not deadlines.is_due(game):
         return None
+    if game.time_control != Game.TimeControl.MOVE:
+        return flag(game_id, ply)
     board = game.board()
     square = choose_move(board, game.level, time_limit=COMPUTER_TIME[game.level])
     try:
         return play_move(game, square, expected_ply=ply, made_by=Move.MadeBy.TIMEOUT)
     except GameError:  # moved on, or ended meanwhile
         return None
+
+
+def flag(game_id, ply):
+    """The player to move at `ply` ran out of their clock or their days (docs/rules.md
+    §4.1, §11.3): of two, they lose on time, scored by Board.decided; of three or four,
+    they are out like a leaver (_forfeit) and the computer plays on for them. Once,
+    under the game's lock and ply guard, and only when they are still due."""
+    with transaction.atomic():
+        game = (Game.objects.select_for_update().prefetch_related("seats")
+                .filter(pk=game_id, ply=ply, status=Game.Status.PLAYING).first())
+        if game is None or not deadlines.is_due(game):
+            return None
+        record = GameRecord(game)
+        colour = record.board.turn
+        seat = game.seat_of(colour)
+        Seat.objects.filter(pk=seat.pk).update(remaining=0.0 if seat.remaining is not None else None)
+        if len(game.variant_obj.colours) > 2:
+            _forfeit(game, seat, flagged=[*game.flagged, colour])
+            game.refresh_from_db()
+            return game
+        outcome = record.board.decided(colour)
+        now = timezone.now()
+        changes = {"turn": "", "deadline": None, "status": Game.Status.FINISHED, "ending": Game.Ending.TIME,
+                   "winner": outcome.winner, "counts": outcome.counts, "score": outcome.score,
+                   "flagged": [colour], "finished_at": now, "updated_at": now}
+        updated = Game.objects.filter(pk=game.pk, ply=ply, status=Game.Status.PLAYING).update(
+            version=F("version") + 1, **changes)
+        if updated != 1:
+            return None
+        for field, value in changes.items():
+            setattr(game, field, value)
+        game.version += 1
+        _announce_finish(game, outcome)
+        transaction.on_commit(lambda: game_changed(game.pk))
+    return game
 
 
 # The most the computer may think per move, by level: Easy and Normal search to
@@ -592,8 +674,10 @@ def computer_to_move(game):
 
 
 def schedule_next(game, moves):
-    """Queue the computer's move if it is the computer's turn. A player's time-out
-    needs no task: the workers' clocks watch the deadline (games.deadlines)."""
+    """Queue the computer's move if it is the computer's turn, and the turn's mail
+    at a correspondence game (games.turn_mail). A player's time-out needs no task: the workers' clocks watch the deadline (games.deadlines)."""
+    if turn_mail.wants_mail(game, game.seat_of(game.turn)):
+        scheduling.turn_mail(game.pk, game.ply)
     if computer_to_move(game):
         last = next((move for move in reversed(moves) if move.made_by != Move.MadeBy.AUTO), None)
         pace = COMPUTER_PACE if last is not None and last.made_by != Move.MadeBy.PLAYER else 0

@@ -3,10 +3,10 @@ import logging
 from datetime import timedelta
 
 from celery import shared_task
-from django.db import DatabaseError
+from django.db import DatabaseError, models
 from django.utils import timezone
 
-from games import analysis, deadlines, scheduling, services
+from games import analysis, deadlines, scheduling, services, turn_mail as mail
 from games.models import Game
 
 log = logging.getLogger(__name__)
@@ -41,6 +41,12 @@ def timeout_move(game_id, ply):
     return game.ply if game else None
 
 
+@shared_task(name="games.turn_mail", acks_late=True, **RETRY)
+def turn_mail(game_id, ply):
+    """Correspondence: tell the player to move at `ply` by e-mail, once (games.turn_mail)."""
+    return mail.send_turn_mail(game_id, ply)
+
+
 @shared_task(name="games.sweep_overdue")
 def sweep_overdue(stuck_after=None):
     """Safety net for lost tasks (a killed worker, a restarted broker, a task Redis
@@ -58,6 +64,13 @@ def sweep_overdue(stuck_after=None):
         seat = game.seat_of(game.turn)
         if seat is not None and seat.played_by_computer:
             scheduling.computer_move(game.pk, game.ply, at_table=game.kind == Game.Kind.TABLE)
+            handled += 1
+    # A correspondence player not yet told it is their turn (the mail's task was lost).
+    unmailed = (playing.filter(time_control=Game.TimeControl.DAYS, updated_at__lte=now - timedelta(seconds=stuck_after))
+                .exclude(mailed_ply=models.F("ply")).prefetch_related("seats"))
+    for game in unmailed:
+        if mail.wants_mail(game, game.seat_of(game.turn)):
+            turn_mail.delay(game.pk, game.ply)
             handled += 1
     if handled:
         log.info("sweep: acted on %d games", handled)

@@ -33,10 +33,11 @@ GUEST_NAME_MAX = 40
 # -- opening -------------------------------------------------------------------
 
 def open_table(host, variant, *, level=Level.NORMAL, listed=False, host_colour=None, computer_colours=(),
-               rated=False):
+               rated=False, time_control=None):
     """A new table hosted by `host` (a signed-in user) who sits at `host_colour`
     (default: the first colour); `computer_colours` go to the computer. A rated
-    table seats only accounts and no computer (accounts.ratings)."""
+    table seats only accounts and no computer (accounts.ratings). `time_control`:
+    (Game.TimeControl, total seconds, increment seconds), default 60 s a move."""
     colours = variant.colours
     host_colour = host_colour or colours[0]
     computer_colours = set(computer_colours)
@@ -54,7 +55,8 @@ def open_table(host, variant, *, level=Level.NORMAL, listed=False, host_colour=N
     with transaction.atomic():
         # A listed table's game may be watched by anyone (games.access.can_watch).
         game = game_services.create_table_game(variant, level=level, is_public=listed, rated=rated, host=host,
-                                               host_colour=host_colour, computer_colours=computer_colours)
+                                               host_colour=host_colour, computer_colours=computer_colours,
+                                               time_control=time_control)
         table = Table.objects.create(host=host, listed=listed, game=game)
         if len(computer_colours) == len(colours) - 1:  # nobody else to wait for
             game_services.start_game(game)

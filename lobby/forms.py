@@ -7,11 +7,23 @@ from django.utils.translation import gettext_lazy as _
 
 from games import COLOURS
 from games.forms import OfferCheckboxes, OfferSelect, VariantForm
-from games.models import Level
+from games.models import Game, Level
 from games.presentation import COLOUR_NAMES, colour_name
 from lobby.actions import GUEST_NAME_MAX
 
 SEAT_CHOICES = [(colour, COLOUR_NAMES[colour]) for colour in COLOURS]
+
+# Clocks as minutes+seconds of increment (docs/rules.md §11.3), and the custom one's bounds.
+CLOCK_PRESETS = ("1+1", "3+2", "5+3", "10+5", "15+10")
+CLOCK_MINUTES = (1, 60)
+CLOCK_INCREMENT = (0, 60)
+DAYS = (1, 2, 3, 7)
+
+
+def bounded(label, low, high, message):
+    errors = {key: message for key in ("invalid", "min_value", "max_value")}
+    return forms.IntegerField(label=label, required=False, min_value=low, max_value=high, error_messages=errors,
+                              widget=forms.NumberInput(attrs={"min": low, "max": high, "inputmode": "numeric"}))
 
 
 class TableForm(VariantForm):
@@ -26,7 +38,18 @@ class TableForm(VariantForm):
     computer = forms.MultipleChoiceField(label=_("Seats for the computer"), choices=SEAT_CHOICES, required=False,
                                          widget=OfferCheckboxes)
 
-    table_fields = ("seat", "computer", "level", "listed", "rated")
+    time_control = forms.ChoiceField(label=_("Time"), choices=Game.TimeControl.choices,
+                                     initial=Game.TimeControl.MOVE, required=False, widget=forms.RadioSelect)
+    clock = forms.ChoiceField(label=_("Clock"), initial="3+2", required=False,
+                              choices=[*((p, p) for p in CLOCK_PRESETS), ("custom", _("other…"))],
+                              help_text=_("Minutes for each player, plus seconds added after each move."))
+    minutes = bounded(_("Minutes"), *CLOCK_MINUTES, _("Choose from 1 to 60 minutes."))
+    increment = bounded(_("Seconds added a move"), *CLOCK_INCREMENT, _("Choose from 0 to 60 seconds added a move."))
+    days = forms.TypedChoiceField(label=_("Days a move"), coerce=int, initial=3, required=False,
+                                  choices=[(d, d) for d in DAYS])
+
+    table_fields = ("seat", "computer", "level", "listed", "rated", "time_control", "clock", "minutes",
+                    "increment", "days")
 
     def offer_possible_choices(self, options):
         super().offer_possible_choices(options)
@@ -52,7 +75,26 @@ class TableForm(VariantForm):
             self.add_error("computer", _("Your own seat cannot go to the computer."))
         if data.get("rated") and computer:
             self.add_error("computer", _("A rated table is for people only: give no seat to the computer."))
+        data["time"] = self.clean_time(data)
         return data
+
+    def clean_time(self, data):
+        """(Game.TimeControl, total seconds, increment seconds) as open_table takes it."""
+        control = data.get("time_control") or Game.TimeControl.MOVE
+        if control == Game.TimeControl.DAYS:
+            return control, (data.get("days") or 3) * 86400, 0
+        if control != Game.TimeControl.CLOCK:
+            return Game.TimeControl.MOVE, 0, 0
+        clock = data.get("clock") or "3+2"
+        if clock != "custom":
+            minutes, increment = (int(part) for part in clock.split("+"))
+            return control, minutes * 60, increment
+        minutes, increment = data.get("minutes"), data.get("increment")
+        if minutes is None and "minutes" not in self.errors:
+            self.add_error("minutes", _("Choose from 1 to 60 minutes."))
+        if increment is None and "increment" not in self.errors:
+            self.add_error("increment", _("Choose from 0 to 60 seconds added a move."))
+        return control, (minutes or 0) * 60, increment or 0
 
     @classmethod
     def initial_from_query(cls, query):

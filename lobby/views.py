@@ -5,6 +5,8 @@ Every action is authorised on the server from the session (games.access.Viewer):
 only a seat's owner moves for it, only a seated player leaves. htmx requests get
 fragments (errors included, nothing changed); plain form posts get redirects.
 """
+import time
+
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
@@ -22,7 +24,7 @@ from games import seating
 from games import services as game_services
 from games.access import Viewer
 from games.models import Game
-from games.presentation import colour_name, game_state, variant_label
+from games.presentation import colour_name, game_state, time_control_label, variant_label
 from games.responses import move_or_undo
 from games.services import GameError
 from lobby import actions, rematch
@@ -52,7 +54,7 @@ def table_new(request):
                 table = actions.open_table(
                     request.user, data["variant"], level=data["level"], listed=data["listed"],
                     host_colour=data["seat"], computer_colours=data["computer"],
-                    rated=data["rated"])
+                    rated=data["rated"], time_control=data["time"])
             except GameError as error:
                 form.add_error(None, str(error))
             else:
@@ -163,6 +165,8 @@ def table(request, code):
         "variant_label": variant_label(game.variant),
         "share_url": request.build_absolute_uri(table.get_absolute_url()),
         "server_now_ms": int(timezone.now().timestamp() * 1000),
+        "server_now": f"{time.time():.3f}",
+        "time_control": time_control_label(game),
         "move_seconds": f"{settings.MOVE_TIME_LIMIT:g}",
         "seats_html": render_seats(table, viewer, request=request),
         "guest_form": GuestForm(free_colours=seating.free_colours(game))

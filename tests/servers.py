@@ -4,11 +4,14 @@ They share the test database (a file for SQLite, test_<name> on PostgreSQL) and
 Redis with the test process, so a test drives the site exactly as a browser and
 a worker would in production.
 """
+import atexit
 import os
+import shutil
 import signal
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 import urllib.error
 import urllib.request
@@ -39,9 +42,30 @@ def test_database_url():
     return f"postgres://{auth}{db.get('HOST') or ''}{port}/{db['NAME']}"
 
 
+# What the servers the tests start send by mail (a correspondence player's turn) is
+# written here, one file per message: tests read it with sent_mail().
+MAIL_DIR = tempfile.mkdtemp(prefix="reversi-mail-")
+atexit.register(shutil.rmtree, MAIL_DIR, ignore_errors=True)
+
+
+def sent_mail():
+    """Every message the test servers sent so far, as email.message.Message objects."""
+    import email
+    import email.policy
+
+    messages = []
+    for path in sorted(Path(MAIL_DIR).glob("*.log")):
+        for part in path.read_text().split("-" * 79):
+            if part.strip():
+                messages.append(email.message_from_string(part.strip(), policy=email.policy.default))
+    return messages
+
+
 def server_env(**extra):
     env = dict(os.environ)
     env.update(
+        EMAIL_BACKEND="django.core.mail.backends.filebased.EmailBackend",
+        EMAIL_FILE_PATH=MAIL_DIR,
         DATABASE_URL=test_database_url(),
         REDIS_URL=settings.REDIS_URL,
         SECRET_KEY=settings.SECRET_KEY,

@@ -16,7 +16,7 @@ from games import analysis as analysis_service
 from games import services
 from games.access import Viewer, find_game
 from games.charts import stone_chart
-from games.history import game_row
+from games.history import game_row, your_turn_games
 from games.models import Game, GameAnalysis, Move
 from games.params import whole_number
 from games.presentation import (
@@ -63,6 +63,10 @@ def outcome_sentence(replay):
 def ending_sentence(replay, game=None):
     """How the game ended: a forfeit, or what the final position shows."""
     outcome = replay.final.outcome()
+    if game is not None and game.flagged:
+        who = ", ".join(str(colour_name(c)) for c in game.flagged)
+        text = _("%(who)s lost on time.") % {"who": who}
+        return f"{text} {TERMINATIONS[outcome.termination]}" if outcome else text
     if game is not None and game.ending == Game.Ending.FORFEIT:
         text = _("A player left; the computer played their side to the end.")
         return f"{text} {TERMINATIONS[outcome.termination]}" if outcome else text
@@ -357,7 +361,10 @@ def my_games(request):
     games = form.filter(viewer.games(), viewer).prefetch_related("seats__user", "tables").order_by("-created_at", "-pk")
     page = Paginator(games, GAMES_PER_PAGE).get_page(request.GET.get("page"))
     rows = [game_row(game, viewer.seat_in(game), viewer) for game in page]
+    # Correspondence games waiting on this player come first, with the time left.
+    waiting = your_turn_games(viewer.user).prefetch_related("seats__user", "tables") if page.number == 1 else []
     return render(request, "games/my_games.html", {
+        "your_turn": [game_row(game, viewer.seat_in(game), viewer) for game in waiting],
         "page": page, "rows": rows, "filter": form, "query": form.query(),
         "filtered": any(form.data.get(name) for name in form.fields),
     })

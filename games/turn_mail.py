@@ -1,0 +1,53 @@
+"""Correspondence (docs/rules.md §11.3): the player whose turn it is gets one e-mail a turn.
+
+Queued after the commit that gave them the turn (games.services.schedule_next) as the
+Celery task games.turn_mail, and sent by a worker through Django's mail (the console
+unless SMTP is configured: config/settings.py). Once per turn: the game's `mailed_ply`
+is set to the turn's ply by a conditional update in the transaction that sends, so a
+second delivery of the task, or the sweep's, finds it set and sends nothing; a send that
+fails rolls the mark back and the task is tried again.
+"""
+from django.conf import settings
+from django.core.mail import send_mail
+from django.db import transaction
+from django.utils import translation
+from django.utils.translation import gettext as _
+
+from games.models import Game
+from games.presentation import colour_name, game_url, variant_label
+
+
+def wants_mail(game, seat):
+    """Whether the player at `seat`, now to move, is to be told by e-mail."""
+    return (game.time_control == Game.TimeControl.DAYS and game.status == Game.Status.PLAYING
+            and seat is not None and not seat.played_by_computer and seat.user_id is not None
+            and game.mailed_ply != game.ply)
+
+
+def send_turn_mail(game_id, ply):
+    """Tell the player to move at `ply` that it is their turn, once: whether this call sent it."""
+    with transaction.atomic():
+        game = Game.objects.filter(pk=game_id, ply=ply).prefetch_related("seats__user").first()
+        if game is None:
+            return False
+        seat = game.seat_of(game.turn)
+        if not wants_mail(game, seat) or not seat.user.email:
+            return False
+        marked = Game.objects.filter(pk=game_id, ply=ply, status=Game.Status.PLAYING).exclude(
+            mailed_ply=ply).update(mailed_ply=ply)
+        if not marked:
+            return False
+        with translation.override(settings.LANGUAGE_CODE):
+            url = site_url(game_url(game))
+            subject = _("Your turn: %(variant)s") % {"variant": variant_label(game.variant)}
+            body = _("It is your turn (%(colour)s) in your correspondence game. Move by %(deadline)s UTC:\n\n"
+                     "%(url)s\n") % {"colour": colour_name(game.turn), "url": url,
+                                     "deadline": game.deadline.strftime("%Y-%m-%d %H:%M")}
+        send_mail(subject, body, None, [seat.user.email])
+    return True
+
+
+def site_url(path):
+    """An absolute link for a mail: the first allowed host (SITE_URL when set)."""
+    base = getattr(settings, "SITE_URL", "") or f"http://{(settings.ALLOWED_HOSTS or ['localhost'])[0]}"
+    return base.rstrip("/") + path

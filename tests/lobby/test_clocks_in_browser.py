@@ -1,0 +1,133 @@
+"""Clocks at tables in Chromium, on the live site (daphne, a Celery worker, Redis): the
+clocks tick on every page without drifting from the server's, turn red under 10 s and
+warn the player to move; a player who lets their clock run out loses on time, and the
+other page shows it within a second of the flag; of three, the computer plays on.
+
+The tables are opened through the service with clocks of a few seconds (the form's
+least is a minute; the clock logic is the same)."""
+import time
+
+import pytest
+from django.utils import timezone
+from playwright.sync_api import expect
+
+from games import Variant
+from games.access import Viewer
+from games.models import Game, Move, Seat
+from lobby import actions
+from tests.lobby.browser_people import LAPTOP, PHONE, in_thread, person
+from tests.people import make_user
+
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.browser]
+
+
+def clock_table(host, others, seconds, board="6x6", players=2):
+    def open_and_join():
+        table = actions.open_table(host, Variant(board=board, players=players), level="easy",
+                                   time_control=(Game.TimeControl.CLOCK, seconds, 0))
+        for other in others:
+            actions.join(table, Viewer(user=other))
+        return table.code
+    return in_thread(open_and_join)
+
+
+def shown_left(page, colour):
+    return float(page.get_attribute(f'#clocks .clock[data-colour="{colour}"]', "data-left") or "nan")
+
+
+def server_left(game_id, colour):
+    game = Game.objects.get(pk=game_id)
+    seat = Seat.objects.get(game=game, colour=colour)
+    if game.turn != colour:
+        return seat.remaining
+    return seat.remaining - (timezone.now() - game.turn_started_at).total_seconds()
+
+
+def test_a_player_lets_the_clock_run_out_and_loses_on_time(live_site, browser):
+    alice, bob = make_user("alice", "Alice"), make_user("bob", "Bob")
+    errors = []
+    code = clock_table(alice, [bob], 14)
+    table_url = f"{live_site.url}/tables/{code}/"
+    mover = person(browser, live_site, alice, errors, viewport=LAPTOP, locale="en-GB")
+    other = person(browser, live_site, bob, errors, viewport=PHONE, locale="de-DE")
+    for page in (mover, other):
+        page.goto(table_url)
+        expect(page.locator('#clocks .clock[data-colour="black"]')).to_have_attribute("data-running", "1")
+    game_id = Game.objects.get(tables__code=code).pk
+    # Ticking on each page from the server's time: after a few seconds, no drift.
+    time.sleep(4)
+    for page in (mover, other):
+        gap = abs(shown_left(page, "black") - server_left(game_id, "black"))
+        assert gap < 0.3, gap
+        assert page.locator('#clocks .clock[data-colour="white"] .clock-time').inner_text() == "0:14"
+    # Under 10 s: red on both pages; only the player to move is warned.
+    for page in (mover, other):
+        expect(page.locator('#clocks .clock[data-colour="black"]')).to_have_class("clock running low", timeout=8000)
+    expect(mover.locator("#clock-warning")).to_have_text("Less than 10 seconds left: move now!")
+    expect(mover.locator("#clock-warning")).to_be_visible()
+    expect(other.locator("#clock-warning")).to_be_hidden()
+    # The sound is off until the player turns it on, and stays as they left it.
+    sound = mover.locator("#clock-sound")
+    expect(sound).not_to_be_checked()
+    sound.check()
+    assert mover.evaluate("localStorage.getItem('reversi.clock-sound')") == "on"
+    expect(other.locator("#clock-sound")).to_have_count(1)
+    flag_at = Game.objects.get(pk=game_id).deadline.timestamp()
+    # Alice lets her time run out: Bob's page (German) shows the loss within a second.
+    expect(other.locator("#game-status .result")).to_contain_text("Schwarz hat die Zeit überschritten.",
+                                                                  timeout=20000)
+    shown_after = time.time() - flag_at
+    assert shown_after < 1.0, shown_after
+    expect(mover.locator("#game-status .result")).to_have_text(
+        "White wins 34–2: White (Bob) 34, Black (Alice) 2. Black ran out of time.")
+    game = Game.objects.get(pk=game_id)
+    assert (game.ending, game.winner, game.flagged) == ("time", "white", ["black"])
+    assert not Move.objects.filter(game=game).exists()
+    # Alice's page answered the server's ping: her round trip is her lag credit.
+    assert 0 < Seat.objects.get(game=game, colour="black").lag < 1
+    assert errors == []
+
+
+def test_of_three_one_flags_and_the_computer_plays_on(live_site, browser):
+    alice, bob, carol = make_user("alice", "Alice"), make_user("bob", "Bob"), make_user("carol", "Carol")
+    errors = []
+    code = clock_table(alice, [bob, carol], 5, board="8x8", players=3)
+    page = person(browser, live_site, bob, errors, viewport=PHONE, locale="en-GB")
+    page.goto(f"{live_site.url}/tables/{code}/")
+    expect(page.locator('#clocks .clock[data-colour="black"]')).to_have_attribute("data-running", "1")
+    # Black (Alice) does not move: she is out, and the computer moves for her.
+    expect(page.locator("#game-state")).to_have_attribute("data-turn", "white", timeout=20000)
+    game = Game.objects.get(tables__code=code)
+    assert (game.status, game.forfeited, game.flagged) == ("playing", ["black"], ["black"])
+    assert Move.objects.get(game=game, ply=1).made_by == "leaver"
+    expect(page.locator('#clocks .clock[data-colour="black"] .clock-time')).to_have_text("0.0")
+    expect(page.locator('#clocks .clock[data-colour="white"]')).to_have_attribute("data-running", "1")
+    assert errors == []
+
+
+def test_a_move_just_in_time_counts_and_the_increment_is_added(live_site, browser):
+    alice, bob = make_user("alice", "Alice"), make_user("bob", "Bob")
+    errors = []
+    code = in_thread(lambda: _increment_table(alice, bob))
+    mover = person(browser, live_site, alice, errors, viewport=PHONE, locale="de-DE")
+    other = person(browser, live_site, bob, errors, viewport=LAPTOP, locale="en-GB")
+    for page in (mover, other):
+        page.goto(f"{live_site.url}/tables/{code}/")
+    expect(mover.locator(".table-game")).to_have_attribute("data-socket", "open")
+    # Alice waits until her clock shows under a second and a half, then moves.
+    mover.wait_for_function("() => Number(document.querySelector('#clocks .clock[data-running]')"
+                            ".dataset.left) < 1.5", timeout=10000)
+    mover.locator("#game-state button.cell.legal").first.click()
+    expect(other.locator("#game-state")).to_have_attribute("data-ply", "1")
+    game = Game.objects.get(tables__code=code)
+    assert Move.objects.get(game=game, ply=1).made_by == "player" and game.status == "playing"
+    left = Seat.objects.get(game=game, colour="black").remaining
+    assert 2.0 < left < 3.5, left  # what was left (under 1.5 s) plus the 2 s increment
+    expect(other.locator('#clocks .clock[data-colour="black"] .clock-time')).to_have_text(f"{int(left * 10) / 10:.1f}")
+    assert errors == []
+
+
+def _increment_table(alice, bob):
+    table = actions.open_table(alice, Variant(board="6x6"), time_control=(Game.TimeControl.CLOCK, 8, 2))
+    actions.join(table, Viewer(user=bob))
+    return table.code

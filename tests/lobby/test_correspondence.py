@@ -1,0 +1,69 @@
+"""Correspondence at tables on the live site (daphne, a Celery worker, Redis): the player
+to move gets one e-mail a turn, sent by the worker after commit (read from the file the
+worker's mail backend writes, tests/servers.py); days that run out lose the game, made by
+the worker's clock from the deadline in the database."""
+import time
+from datetime import timedelta
+
+import pytest
+from django.utils import timezone
+
+from games import Variant
+from games.access import Viewer
+from games.models import Game
+from games.services import play_move
+from lobby import actions
+from tests.lobby.browser_people import in_thread
+from tests.people import make_user
+from tests.servers import sent_mail
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def mail_to(address):
+    return [message for message in sent_mail() if message["To"] == address]
+
+
+def eventually(check, seconds=10):
+    end = time.monotonic() + seconds
+    while time.monotonic() < end:
+        if check():
+            return True
+        time.sleep(0.1)
+    return check()
+
+
+def test_one_mail_a_turn_and_the_days_run_out(live_site):
+    alice, bob = make_user("alice", "Alice"), make_user("bob", "Bob")
+    table = actions.open_table(alice, Variant(board="6x6"), time_control=(Game.TimeControl.DAYS, 86400, 0))
+    actions.join(table, Viewer(user=bob))
+    game = Game.objects.get(pk=table.game_id)
+    assert eventually(lambda: len(mail_to("alice@example.com")) == 1)
+    message = mail_to("alice@example.com")[0]
+    assert message["Subject"] == "Your turn: 6×6 · 2 players"
+    body = message.get_content()
+    assert f"/tables/{table.code}/" in body and "It is your turn (Black)" in body
+    play_move(game, game.board().legal_moves[0], expected_ply=0, viewer=Viewer(user=alice))
+    assert eventually(lambda: len(mail_to("bob@example.com")) == 1)
+    # Bob lets his day run out (the test moves the deadline into the past): he loses on time.
+    Game.objects.filter(pk=game.pk).update(deadline=timezone.now() - timedelta(seconds=1))
+    assert eventually(lambda: Game.objects.get(pk=game.pk).status == "finished")
+    game.refresh_from_db()
+    assert (game.ending, game.winner, game.flagged) == ("time", "black", ["white"])
+    assert game.score["black"] > game.score["white"] and sum(game.score.values()) == 36
+    time.sleep(1.5)  # a second mail would have come by now
+    assert len(mail_to("alice@example.com")) == 1 and len(mail_to("bob@example.com")) == 1
+
+
+def test_the_mail_task_delivered_twice_sends_once(alice, bob):
+    from django.core import mail
+
+    from games.tasks import turn_mail
+
+    table = in_thread(lambda: actions.open_table(alice, Variant(board="6x6"),
+                                                 time_control=(Game.TimeControl.DAYS, 86400, 0)))
+    in_thread(actions.join, table, Viewer(user=bob))
+    mail.outbox.clear()  # what this process's after-commit queued went to the worker, if any
+    Game.objects.filter(pk=table.game_id).update(mailed_ply=None)
+    assert [turn_mail(table.game_id, 0) for _ in range(3)] == [True, False, False]
+    assert [m.to for m in mail.outbox] == [["alice@example.com"]]
