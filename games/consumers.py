@@ -19,7 +19,7 @@ from django.conf import settings
 from django.contrib.auth import get_user
 from django.utils import translation
 
-from games import broadcast, services
+from games import broadcast, endings, services
 from games.access import GUEST_TOKEN_KEY, Viewer, can_watch, watchable_game
 from games.broadcast import drawn_state, render_state
 from games.models import Game
@@ -40,6 +40,23 @@ def parse_move(text):
         return None
     ply = frame.get("ply")
     return frame["move"][:8], str(ply) if type(ply) is int else ply
+
+
+# What a page may ask over its socket besides a move ({"action": "resign"}): each a
+# games.endings call given the game and the viewer, as its form posts it.
+ACTIONS = {"resign": endings.resign}
+
+
+def parse_action(text):
+    """The name of an action in ACTIONS a page's frame asks for, or None."""
+    if not text or len(text) > 200:
+        return None
+    try:
+        frame = json.loads(text)
+    except (ValueError, RecursionError):
+        return None
+    action = frame.get("action") if isinstance(frame, dict) else None
+    return action if isinstance(action, str) and action in ACTIONS else None
 
 
 def requested_language(scope):
@@ -83,24 +100,32 @@ class GameConsumer(AsyncWebsocketConsumer):
 
     async def receive(self, text_data=None, bytes_data=None):
         """A move: {"move": "d3", "ply": "12"}, with the ply of the position the page
-        showed. Played, this page gets the new state at once (the same drawing the push
+        showed; or an action: {"action": "resign"}. Played, this page gets the new state at once (the same drawing the push
         carries; the push's own copy is then skipped); refused, it gets the position as
         it now is with the reason, and nothing changed. Anything else is ignored."""
-        move = parse_move(text_data)
-        if move is None or self.game is None:
+        if self.game is None:
             return
-        answer = await self.play(*move)
+        move, action = parse_move(text_data), parse_action(text_data)
+        if move is not None:
+            square, ply = move
+            answer = await self.change(lambda game, viewer: services.play_move(
+                game, square, expected_ply=page_ply(ply), viewer=viewer))
+        elif action is not None:  # {"action": "resign"}: as the action's form posts it
+            answer = await self.change(ACTIONS[action])
+        else:
+            return
         if answer is not None:
             await self.push(*answer)
 
     @database_sync_to_async
-    def play(self, square, ply):
-        """(html, version, refused) to answer the move with, or None when this page may
-        no longer see the game (the next push closes it)."""
+    def change(self, apply):
+        """(html, version, refused) to answer a move or an action with (`apply(game,
+        viewer)`, a games.services or games.endings call), or None when this page may no
+        longer see the game (the next push closes it)."""
         viewer = self.viewer_now()
         with translation.override(self.language):
             try:
-                game = services.play_move(self.game, square, expected_ply=page_ply(ply), viewer=viewer)
+                game = apply(self.game, viewer)
             except services.GameError as error:
                 game = Game.objects.filter(pk=self.game.pk).prefetch_related("seats").first()
                 if game is None or not can_watch(game, viewer):

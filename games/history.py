@@ -13,6 +13,7 @@ OUTCOME_LABELS = {
     "left": gettext_lazy("left"),
     "abandoned": gettext_lazy("abandoned"),
     "forfeited": gettext_lazy("lost (left the table)"),
+    "resigned": gettext_lazy("lost (resigned)"),
     "draw": gettext_lazy("draw"),
     "won": gettext_lazy("won"),
     "lost": gettext_lazy("lost"),
@@ -30,6 +31,8 @@ def outcome_for(game, seat):
         return "abandoned"
     if seat is not None and seat.colour in game.forfeited:
         return "forfeited"
+    if game.ending == Game.Ending.RESIGNED and seat is not None and seat.colour != game.winner:
+        return "resigned"
     if not game.winner:
         return "draw"
     return "won" if seat is not None and seat.colour == game.winner else "lost"

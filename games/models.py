@@ -40,6 +40,8 @@ class Game(models.Model):
         FORFEIT = "forfeit", _("A player left")
         # Left for a new game (New Game against the computer): nobody won, no draw.
         ABANDONED = "abandoned", _("Abandoned for a new game")
+        # Two players: the loser resigned (three or four: a resign is a forfeit).
+        RESIGNED = "resigned", _("A player resigned")
 
     public_id = models.CharField(max_length=16, unique=True, default=new_public_id, editable=False)
     kind = models.CharField(max_length=10, choices=Kind.choices, default=Kind.COMPUTER)

@@ -197,6 +197,9 @@ def result_sentence(game, seats=None):
     if game.forfeited:
         leavers = ", ".join(colour_name(c) for c in game.forfeited)
         sentence += " " + _("Forfeit: %(who)s left the table.") % {"who": leavers}
+    if game.ending == game.Ending.RESIGNED:
+        loser = next(c for c in colours if c != game.winner)
+        sentence += " " + _("%(who)s resigned.") % {"who": colour_name(loser)}
     return sentence
 
 

@@ -1,4 +1,5 @@
-"""With games.seating (the seats of tables), the only code that changes a stored game:
+"""With games.seating (the seats of tables) and games.endings (a game ended before the
+board is: resigned...), the only code that changes a stored game:
 its Game, Seat and Move rows and their locks (tests/site/test_game_writers.py checks
 that lobby, accounts and config only read them).
 
@@ -220,6 +221,27 @@ def _announce_finish(game, outcome):
             signals.game_finished.send(sender=Game, game=game, ranking=ranking_with_forfeits(game, outcome))
     except Exception:
         log.exception("game %s finished, but a game_finished receiver failed", game.public_id)
+
+
+def finish_early(game, record, outcome, ending):
+    """End `game` now, at the position `record` holds, with `outcome` (Board.decided):
+    resigned, agreed drawn, claimed (games.endings). Inside the caller's transaction,
+    under the game row's lock; the update is conditional on the ply read under it, so
+    a move that got in first makes this a StaleMove and nothing changes."""
+    now = timezone.now()
+    changes = {"status": Game.Status.FINISHED, "ending": ending, "turn": "", "deadline": None,
+               "winner": outcome.winner or "", "counts": outcome.counts, "score": outcome.score,
+               "finished_at": now, "updated_at": now}
+    updated = Game.objects.filter(pk=game.pk, ply=game.ply, status=Game.Status.PLAYING).update(
+        version=F("version") + 1, **changes)
+    if updated != 1:
+        raise StaleMove(_("The game has moved on; here is the current position."))
+    for field, value in changes.items():
+        setattr(game, field, value)
+    game.version += 1
+    _announce_finish(game, outcome)
+    transaction.on_commit(lambda: game_changed(game.pk, schedule=False, record=record))
+    return game
 
 
 def ranking_with_forfeits(game, outcome):

@@ -44,6 +44,9 @@ def seats_view(table, viewer):
         "can_give_up_seat": waiting and mine is not None,
         "can_leave": game.status == Game.Status.PLAYING and mine is not None and mine.left_at is None,
         "has_left": mine is not None and mine.left_at is not None,
+        # Three or four players resign by leaving: the panel's Leave table is that.
+        "can_resign": game.status == Game.Status.PLAYING and mine is not None and mine.left_at is None
+        and game.variant_obj.players == 2,
     }
 
 

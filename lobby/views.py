@@ -1,5 +1,5 @@
 """Tables: the form that opens one, joining by code, the lobby, the table page and
-its actions (take a seat, take it as a guest, leave, move).
+its actions (take a seat, take it as a guest, leave, move, resign).
 
 Every action is authorised on the server from the session (games.access.Viewer):
 only a seat's owner moves for it, only a seated player leaves. htmx requests get
@@ -18,7 +18,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from accounts import throttle
-from games import seating
+from games import endings, seating
 from games import services as game_services
 from games.access import Viewer
 from games.models import Game
@@ -251,6 +251,28 @@ def leave(request, code):
         return done(request, table, _("You gave up your seat."))
     return done(request, table, _("You left the table and lose this game. The computer plays %(colour)s to the end.")
                 % {"colour": colour_name(seat.colour)})
+
+
+@require_http_methods(["GET", "POST"])
+def resign(request, code):
+    """GET asks for confirmation; POST resigns (games.endings.resign). With JavaScript
+    the table page asks in a dialog and sends the resign over the game's socket."""
+    table, viewer, refused = find(request, code)
+    if refused:
+        return refused
+    game = table.game
+    seat = viewer.seat_in(game)
+    if request.method == "GET":
+        if seat is None:
+            return redirect("table", code=table.code)
+        return render(request, "lobby/resign.html", {"table": table, "game": game})
+    try:
+        endings.resign(game, viewer)
+    except GameError as error:
+        return done(request, table, error=error)
+    if game.variant_obj.players > 2:  # a leave: the seats panel says so (a finished game tells it itself)
+        table_changed(table.pk, lobby=False)
+    return done(request, table)
 
 
 @require_POST

@@ -50,6 +50,12 @@ TERMINATIONS = {
 }
 
 
+# Games that ended before the board did (docs/rules.md §4.1), scored by Board.decided.
+EARLY_ENDINGS = {
+    Game.Ending.RESIGNED: gettext_lazy("Ended early by a resignation."),
+}
+
+
 def outcome_sentence(replay):
     """'Black wins 40–24 (Black 40, White 24).' for a record that is not stored (an import)."""
     outcome = replay.final.outcome()
@@ -61,6 +67,8 @@ def outcome_sentence(replay):
 def ending_sentence(replay, game=None):
     """How the game ended: a forfeit, or what the final position shows."""
     outcome = replay.final.outcome()
+    if game is not None and game.ending in EARLY_ENDINGS:
+        return str(EARLY_ENDINGS[game.ending])
     if game is not None and game.ending == Game.Ending.FORFEIT:
         text = _("A player left; the computer played their side to the end.")
         return f"{text} {TERMINATIONS[outcome.termination]}" if outcome else text

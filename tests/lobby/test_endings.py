@@ -1,0 +1,137 @@
+"""Ending a table's game before the board does, through the game service and the
+table's forms: resigning. Refusals change nothing and say why; a resign raced by a
+move (threads against the real database) has one outcome."""
+import threading
+
+import pytest
+from django.db import connection
+from django.urls import reverse
+from django.utils import translation
+
+from accounts.models import RatingChange
+from games import Variant, endings
+from games.access import Viewer
+from games.history import outcome_for
+from games.models import Game
+from games.services import GameError, NotYourTurn, play_move
+from tests.accounts.rated_play import pick, rated_table
+from tests.people import make_user, signed_in
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture(autouse=True)
+def english():
+    with translation.override("en"):
+        yield
+
+
+def fresh(game):
+    return Game.objects.prefetch_related("seats__user").get(pk=game.pk)
+
+
+def move(game, user):
+    game = fresh(game)
+    return play_move(game, pick(game.board()), expected_ply=game.ply, viewer=Viewer(user=user))
+
+
+def test_a_resigning_player_loses_scored_as_decided_and_the_rated_game_is_rated_once(alice, bob):
+    table = rated_table(alice, bob)
+    move(table.game, alice)
+    game = endings.resign(fresh(table.game), Viewer(user=bob))
+    game = fresh(game)
+    expected = game.board().decided("white")
+    assert (game.status, game.ending, game.winner) == ("finished", "resigned", "black")
+    assert game.score == expected.score and game.counts == expected.counts
+    assert game.score == {"black": 36 - 1, "white": 1}  # the empty squares go to the winner
+    assert game.finished_at is not None and game.turn == "" and game.deadline is None
+    assert RatingChange.objects.filter(game=game).count() == 2
+    assert {c.user.username: c.rank for c in RatingChange.objects.filter(game=game)} == {"alice": 1, "bob": 2}
+    assert outcome_for(game, game.seat_of("white")) == "resigned"
+    assert outcome_for(game, game.seat_of("black")) == "won"
+    # Twice: refused, nothing changes (no second rating).
+    with pytest.raises(GameError, match="This game is over."):
+        endings.resign(game, Viewer(user=bob))
+    assert RatingChange.objects.filter(game=game).count() == 2
+
+
+def test_resigning_is_refused_to_strangers_and_before_the_start(alice, bob, carol):
+    table = rated_table(alice, bob)
+    with pytest.raises(NotYourTurn, match="You have no seat in this game."):
+        endings.resign(fresh(table.game), Viewer(user=carol))
+    waiting = rated_table(carol, players=2)
+    with pytest.raises(GameError, match="This game has not started yet."):
+        endings.resign(fresh(waiting.game), Viewer(user=carol))
+    assert fresh(table.game).status == "playing" and fresh(waiting.game).status == "waiting"
+
+
+def test_in_a_three_player_game_resigning_is_leaving(alice, bob, carol):
+    table = rated_table(alice, bob, carol, board="8x8")
+    game = endings.resign(fresh(table.game), Viewer(user=bob))
+    game = fresh(game)
+    assert game.status == "playing" and game.forfeited == ["white"]
+    assert game.seat_of("white").left_at is not None
+
+
+def test_the_resign_form_confirms_then_resigns_in_the_page_language(alice, bob):
+    table = rated_table(alice, bob, rated=False)
+    url = reverse("table_resign", args=[table.code])
+    page = signed_in(bob).get(url)
+    assert page.status_code == 200 and b'id="confirm-resign"' in page.content
+    # Without the CSRF token: refused, nothing changes.
+    from django.test import Client
+    csrf_client = Client(enforce_csrf_checks=True)
+    csrf_client.force_login(bob)
+    assert csrf_client.post(url).status_code == 403
+    assert fresh(table.game).status == "playing"
+    answer = signed_in(bob).post(url, follow=True)
+    assert "Black wins 34–2" in answer.content.decode() and "White resigned." in answer.content.decode()
+    assert fresh(table.game).ending == "resigned"
+    german = signed_in(alice).post(url, follow=True, HTTP_ACCEPT_LANGUAGE="de")
+    assert "Diese Partie ist vorbei." in german.content.decode()
+
+
+def test_the_seats_panel_offers_resign_to_the_players_of_a_running_game_only(alice, bob, carol):
+    table = rated_table(alice, bob, rated=False)
+    page = signed_in(bob).get(reverse("table", args=[table.code])).content.decode()
+    assert 'id="resign"' in page
+    assert 'id="resign"' not in signed_in(carol).get(reverse("table", args=[table.code])).content.decode()
+    endings.resign(fresh(table.game), Viewer(user=bob))
+    assert 'id="resign"' not in signed_in(bob).get(reverse("table", args=[table.code])).content.decode()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_resign_racing_a_move_has_one_outcome():
+    for attempt in range(4):
+        alice, bob = make_user(f"a{attempt}"), make_user(f"b{attempt}")
+        table = rated_table(alice, bob)
+        game = fresh(table.game)
+        barrier = threading.Barrier(2)
+        results = {}
+
+        def run(name, work):
+            try:
+                barrier.wait()
+                results[name] = work()
+            except GameError as error:
+                results[name] = error
+            finally:
+                connection.close()
+
+        threads = [
+            threading.Thread(target=run, args=("move", lambda: play_move(
+                game, pick(game.board()), expected_ply=0, viewer=Viewer(user=alice)))),
+            threading.Thread(target=run, args=("resign", lambda: endings.resign(game, Viewer(user=bob)))),
+        ]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+        final = fresh(game)
+        assert (final.status, final.ending, final.winner) == ("finished", "resigned", "black")
+        assert not isinstance(results["resign"], GameError)  # a resign needs no particular position
+        if isinstance(results["move"], GameError):  # resigned first: the move changed nothing
+            assert final.ply == 0 and final.moves.count() == 0
+        else:
+            assert final.ply == 1 and final.moves.count() == 1
+        assert RatingChange.objects.filter(game=final).count() == 2
