@@ -1,0 +1,92 @@
+"""Ending a table's game early, in Chromium against a real daphne, Celery worker and
+Redis: Alice on a laptop in English, Bob on a phone in German. What a person clicks
+is clicked; any console or page error fails."""
+import pytest
+from playwright.sync_api import expect
+
+from games.models import Game
+from tests.accounts.rated_play import rated_table
+from tests.lobby.browser_people import LAPTOP, PHONE, in_thread, person
+from tests.people import make_user
+
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.browser]
+
+
+@pytest.fixture(autouse=True)
+def patient_expectations():
+    expect.set_options(timeout=15000)
+    yield
+    expect.set_options(timeout=5000)
+
+
+def at_table(browser, site, table, errors, **people):
+    """{name: page} of the players, each on the table page with its game socket open."""
+    pages = {}
+    for name, (user, args) in people.items():
+        page = person(browser, site, user, errors, **args)
+        page.goto(f"{site.url}/tables/{table.code}/")
+        if args.get("java_script_enabled", True):
+            expect(page.locator(".table-game")).to_have_attribute("data-socket", "open")
+        pages[name] = page
+    return pages
+
+
+def laptop_en(user):
+    return user, {"viewport": LAPTOP, "locale": "en-GB"}
+
+
+def phone_de(user):
+    return user, {"viewport": PHONE, "locale": "de-DE", "is_mobile": True}
+
+
+def test_a_player_resigns_over_the_socket_after_a_confirmation_and_both_see_the_result(live_site, browser):
+    alice, bob = make_user("alice", "Alice"), make_user("bob", "Bob")
+    errors = []
+    table = in_thread(rated_table, alice, bob, rated=False)
+    pages = at_table(browser, live_site, table, errors, laptop=laptop_en(alice), phone=phone_de(bob))
+    laptop, phone = pages["laptop"], pages["phone"]
+    laptop.locator("#game-state button.cell.legal").first.click()
+    expect(phone.locator("#game-state")).to_have_attribute("data-ply", "1")
+    posts = []
+    phone.on("request", lambda request: posts.append(request.url) if request.method == "POST" else None)
+
+    # Asked first; "Weiterspielen" changes nothing.
+    phone.get_by_role("link", name="Aufgeben").click()
+    dialog = phone.locator("#resign-dialog")
+    expect(dialog).to_be_visible()
+    expect(dialog).to_contain_text("Diese Partie aufgeben?")
+    dialog.get_by_role("button", name="Weiterspielen").click()
+    expect(dialog).to_be_hidden()
+    assert Game.objects.get(pk=table.game_id).status == "playing"
+
+    phone.get_by_role("link", name="Aufgeben").click()
+    dialog.get_by_role("button", name="Aufgeben").click()
+    for page, said in ((laptop, "White resigned."), (phone, "Weiß hat aufgegeben.")):
+        expect(page.locator("#game-state")).to_have_attribute("data-status", "finished")
+        expect(page.locator("#game-status")).to_contain_text(said)
+        expect(page.locator("#resign")).to_have_count(0)  # the seats panel follows over its socket
+    assert posts == []  # sent over the game's websocket, not posted
+    game = Game.objects.get(pk=table.game_id)
+    assert (game.ending, game.winner) == ("resigned", "black")
+    assert errors == []
+
+
+def test_without_javascript_resigning_asks_on_a_page_of_its_own(live_site, browser):
+    alice, bob = make_user("alice", "Alice"), make_user("bob", "Bob")
+    errors = []
+    table = in_thread(rated_table, alice, bob, rated=False)
+    pages = at_table(browser, live_site, table, errors,
+                     laptop=(alice, {"viewport": LAPTOP, "locale": "en-GB", "java_script_enabled": False}))
+    laptop = pages["laptop"]
+    laptop.get_by_role("link", name="Resign").click()
+    expect(laptop.locator("h1")).to_have_text("Resign this game?")
+    laptop.locator("#confirm-resign").click()
+    expect(laptop.locator("#game-status")).to_contain_text("Black resigned.")
+    expect(laptop.locator("#game-status")).to_contain_text("White wins 34–2")
+    # The form once more (a second tab, a back button): refused in place, nothing changes.
+    laptop.go_back()
+    expect(laptop.locator("h1")).to_have_text("Resign this game?")
+    laptop.locator("#confirm-resign").click()
+    expect(laptop.locator(".messages .message.error")).to_contain_text("This game is over.")
+    assert Game.objects.get(pk=table.game_id).winner == "white"
+    assert errors == []
