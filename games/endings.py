@@ -1,4 +1,6 @@
-"""A table's game ended before the board is: a player resigns.
+"""A table's game ended before the board is: a player resigns; the two players agree
+a draw (an offer stands until it is answered or the offerer's opponent moves:
+games.services.play_move lets it lapse).
 
 Each ending is applied as a move is (games.services.play_move): under the game row's
 lock, by a conditional update on the ply read under it, so one that is raced by a
@@ -8,6 +10,8 @@ players are scored by the rules core's Board.decided (docs/rules.md §4.1); with
 or four nothing is decided early, and a resign is a leave (§11).
 """
 from django.db import transaction
+from django.db.models import F
+from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from games import services
@@ -45,3 +49,64 @@ def resign(game, viewer):
         opponent_gone(game, seat)
         record = GameRecord(game)
         return services.finish_early(game, record, record.board.decided(seat.colour), Game.Ending.RESIGNED)
+
+
+# A player offers a draw at most once in this many plies.
+DRAW_OFFER_EVERY = 10
+
+
+def two_player_seat(game, viewer):
+    seat = running_seat(game, viewer)
+    if game.variant_obj.players != 2:
+        raise GameError(_("Draws are offered in two-player games only."))
+    return seat
+
+
+def offer_draw(game, viewer):
+    """The viewer offers their opponent a draw (one offer every DRAW_OFFER_EVERY plies)."""
+    with transaction.atomic():
+        game = Game.objects.select_for_update().prefetch_related("seats").get(pk=game.pk)
+        seat = two_player_seat(game, viewer)
+        opponent_gone(game, seat)
+        if game.draw_offer == seat.colour:
+            raise GameError(_("You have offered a draw already; wait for the answer."))
+        if game.draw_offer:
+            raise GameError(_("Your opponent offers you a draw: accept or decline it."))
+        last = game.draw_offers.get(seat.colour)
+        if last is not None and game.ply - last < DRAW_OFFER_EVERY:
+            raise GameError(_("You may make at most one draw offer every %(n)d moves.") % {"n": DRAW_OFFER_EVERY})
+        return _change(game, draw_offer=seat.colour, draw_offers={**game.draw_offers, seat.colour: game.ply})
+
+
+def _offer_to(game, viewer):
+    """Under the lock: the viewer's seat, to whom the standing offer is made, or the refusal."""
+    seat = two_player_seat(game, viewer)
+    if not game.draw_offer or game.draw_offer == seat.colour:
+        raise GameError(_("There is no draw offer of your opponent to answer."))
+    return seat
+
+
+def accept_draw(game, viewer):
+    """The viewer accepts their opponent's standing offer: the game ends drawn (Board.decided(None))."""
+    with transaction.atomic():
+        game = Game.objects.select_for_update().prefetch_related("seats").get(pk=game.pk)
+        _offer_to(game, viewer)
+        record = GameRecord(game)
+        return services.finish_early(game, record, record.board.decided(None), Game.Ending.AGREED)
+
+
+def decline_draw(game, viewer):
+    """The viewer declines their opponent's standing offer: play goes on."""
+    with transaction.atomic():
+        game = Game.objects.select_for_update().prefetch_related("seats").get(pk=game.pk)
+        _offer_to(game, viewer)
+        return _change(game, draw_offer="")
+
+
+def _change(game, **changes):
+    """Under the lock: store `changes` of a running game, a new version pushed after commit."""
+    Game.objects.filter(pk=game.pk, status=Game.Status.PLAYING).update(
+        version=F("version") + 1, updated_at=timezone.now(), **changes)
+    game.refresh_from_db()
+    transaction.on_commit(lambda: services.game_changed(game.pk, schedule=False))
+    return game

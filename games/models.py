@@ -42,6 +42,7 @@ class Game(models.Model):
         ABANDONED = "abandoned", _("Abandoned for a new game")
         # Two players: the loser resigned (three or four: a resign is a forfeit).
         RESIGNED = "resigned", _("A player resigned")
+        AGREED = "agreed", _("Drawn by agreement")
 
     public_id = models.CharField(max_length=16, unique=True, default=new_public_id, editable=False)
     kind = models.CharField(max_length=10, choices=Kind.choices, default=Kind.COMPUTER)
@@ -61,6 +62,10 @@ class Game(models.Model):
     score = models.JSONField(default=dict, blank=True, help_text="official score {colour: points}")
     forfeited = models.JSONField(default=list, blank=True, help_text="colours that left, in order")
     is_public = models.BooleanField(default=False, help_text="anyone with the link may review it")
+    # Two players: the colour whose draw offer stands (games.endings), and each colour's
+    # last offer, by ply (one every DRAW_OFFER_EVERY plies).
+    draw_offer = models.CharField(max_length=5, blank=True, help_text="colour offering a draw now")
+    draw_offers = models.JSONField(default=dict, blank=True, help_text="{colour: ply of its last draw offer}")
     # A rated table's game: rated once, when it finishes (games.signals.game_finished).
     rated = models.BooleanField(default=False)
     created_at = models.DateTimeField(auto_now_add=True)

@@ -32,6 +32,12 @@ def colour_name(colour):
     return str(COLOUR_NAMES.get(colour, colour))
 
 
+def table_action_url(game, name):
+    """The URL of a table action (`name`, e.g. "table_draw") for the table `game` is played at, or ""."""
+    table = next(iter(game.tables.all()), None) if hasattr(game, "tables") else None
+    return reverse(name, args=[table.code]) if table is not None else ""
+
+
 def game_url(game):
     """Where a game is played: its table page for an online table, the play page otherwise."""
     table = next(iter(game.tables.all()), None) if hasattr(game, "tables") else None
@@ -200,6 +206,8 @@ def result_sentence(game, seats=None):
     if game.ending == game.Ending.RESIGNED:
         loser = next(c for c in colours if c != game.winner)
         sentence += " " + _("%(who)s resigned.") % {"who": colour_name(loser)}
+    if game.ending == game.Ending.AGREED:
+        sentence += " " + _("Drawn by agreement.")
     return sentence
 
 
@@ -252,4 +260,14 @@ def game_state(game, record=None):
         "result": result_sentence(game, seats),
         "announcement": announcement,
         "moves_count": len([m for m in moves if not m.is_pass]),
+        **draw_offer_view(game),
     }
+
+
+def draw_offer_view(game):
+    """The standing draw offer of a running game: who offers it, to whom, where it is answered."""
+    if game.status != game.Status.PLAYING or not game.draw_offer:
+        return {}
+    to = next(c for c in game.variant_obj.colours if c != game.draw_offer)
+    return {"draw_offer": {"by_name": colour_name(game.draw_offer), "to": to,
+                           "url": table_action_url(game, "table_draw")}}

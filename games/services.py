@@ -193,6 +193,8 @@ def _play_move(game, square, *, expected_ply, viewer, made_by):
                                 square="pass", made_by=Move.MadeBy.AUTO))
             board.push("pass")
         changes = {"ply": expected_ply + len(records), "updated_at": now, **_state_after(game, board)}
+        if game.draw_offer and game.draw_offer != colour:  # the offerer's opponent moved: it lapses
+            changes["draw_offer"] = ""
         updated = Game.objects.filter(pk=game.pk, ply=expected_ply, status=Game.Status.PLAYING).update(
             version=F("version") + 1, **changes)
         if updated != 1:
@@ -231,7 +233,7 @@ def finish_early(game, record, outcome, ending):
     now = timezone.now()
     changes = {"status": Game.Status.FINISHED, "ending": ending, "turn": "", "deadline": None,
                "winner": outcome.winner or "", "counts": outcome.counts, "score": outcome.score,
-               "finished_at": now, "updated_at": now}
+               "draw_offer": "", "finished_at": now, "updated_at": now}
     updated = Game.objects.filter(pk=game.pk, ply=game.ply, status=Game.Status.PLAYING).update(
         version=F("version") + 1, **changes)
     if updated != 1:

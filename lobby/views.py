@@ -1,5 +1,5 @@
 """Tables: the form that opens one, joining by code, the lobby, the table page and
-its actions (take a seat, take it as a guest, leave, move, resign).
+its actions (take a seat, take it as a guest, leave, move, resign, draw offers).
 
 Every action is authorised on the server from the session (games.access.Viewer):
 only a seat's owner moves for it, only a seated player leaves. htmx requests get
@@ -272,6 +272,25 @@ def resign(request, code):
         return done(request, table, error=error)
     if game.variant_obj.players > 2:  # a leave: the seats panel says so (a finished game tells it itself)
         table_changed(table.pk, lobby=False)
+    return done(request, table)
+
+
+DRAW_ANSWERS = {"offer": endings.offer_draw, "accept": endings.accept_draw, "decline": endings.decline_draw}
+
+
+@require_POST
+def draw(request, code):
+    """Offer a draw, or accept or decline the opponent's (the form's `answer`)."""
+    table, viewer, refused = find(request, code)
+    if refused:
+        return refused
+    answer = DRAW_ANSWERS.get(request.POST.get("answer", ""))
+    try:
+        if answer is None:
+            raise GameError(_("Offer a draw, or accept or decline one."))
+        answer(table.game, viewer)
+    except GameError as error:
+        return done(request, table, error=error)
     return done(request, table)
 
 

@@ -53,6 +53,7 @@ TERMINATIONS = {
 # Games that ended before the board did (docs/rules.md §4.1), scored by Board.decided.
 EARLY_ENDINGS = {
     Game.Ending.RESIGNED: gettext_lazy("Ended early by a resignation."),
+    Game.Ending.AGREED: gettext_lazy("Ended early: the players agreed a draw."),
 }
 
 

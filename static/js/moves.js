@@ -43,9 +43,9 @@
   });
 })();
 
-// A link with data-confirm opens its dialog instead of the confirmation page; the
-// dialog's form (data-socket-action) goes over the game's socket while it is open,
-// and posts like the page it stands for otherwise.
+// A link with data-confirm opens its dialog instead of the confirmation page. A form
+// or button with data-socket-action (the dialog's resign, the draw offer and its
+// answers) goes over the game's socket while it is open, and posts otherwise.
 (function () {
   "use strict";
   document.addEventListener("click", function (event) {
@@ -58,15 +58,16 @@
   // On the window, in the capture phase: the post that is not made is nobody's business
   // (table.js waits for the answer of every form it sees submitted).
   window.addEventListener("submit", function (event) {
-    var form = event.target;
-    if (!form.dataset || !form.dataset.socketAction) return;
-    if (event.submitter && event.submitter.getAttribute("formmethod") === "dialog") return; // "keep playing"
+    var form = event.target, submitter = event.submitter;
+    var action = (submitter && submitter.dataset.socketAction) || (form.dataset && form.dataset.socketAction);
+    if (!action) return;
+    if (submitter && submitter.getAttribute("formmethod") === "dialog") return; // "keep playing"
     var holder = document.querySelector(".table-game[ws-connect]");
     if (!holder || holder.dataset.socket !== "open") return; // the form posts it
     event.preventDefault();
     event.stopPropagation();
     var dialog = form.closest("dialog");
     if (dialog) dialog.close();
-    holder.dispatchEvent(new CustomEvent("socket-action", { bubbles: true, detail: { action: form.dataset.socketAction } }));
+    holder.dispatchEvent(new CustomEvent("socket-action", { bubbles: true, detail: { action: action } }));
   }, true);
 })();

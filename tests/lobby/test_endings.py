@@ -135,3 +135,129 @@ def test_a_resign_racing_a_move_has_one_outcome():
         else:
             assert final.ply == 1 and final.moves.count() == 1
         assert RatingChange.objects.filter(game=final).count() == 2
+
+
+# -- draw offers ----------------------------------------------------------------------
+
+def test_a_draw_offered_and_accepted_ends_the_game_drawn_half_and_half(alice, bob):
+    table = rated_table(alice, bob)
+    move(table.game, alice)
+    game = endings.offer_draw(fresh(table.game), Viewer(user=alice))
+    assert fresh(game).draw_offer == "black"
+    with pytest.raises(GameError, match="You have offered a draw already"):
+        endings.offer_draw(fresh(game), Viewer(user=alice))
+    with pytest.raises(GameError, match="There is no draw offer of your opponent to answer."):
+        endings.accept_draw(fresh(game), Viewer(user=alice))  # one's own offer
+    game = fresh(endings.accept_draw(fresh(game), Viewer(user=bob)))
+    assert (game.status, game.ending, game.winner, game.draw_offer) == ("finished", "agreed", "", "")
+    assert game.score == {"black": 18, "white": 18}
+    assert {c.user.username: c.rank for c in RatingChange.objects.filter(game=game)} == {"alice": 1, "bob": 1}
+    assert outcome_for(game, game.seat_of("white")) == "draw"
+    with pytest.raises(GameError, match="This game is over."):
+        endings.accept_draw(game, Viewer(user=bob))
+
+
+def test_a_declined_offer_is_gone_and_the_next_waits_ten_moves(alice, bob):
+    table = rated_table(alice, bob)
+    endings.offer_draw(fresh(table.game), Viewer(user=alice))
+    with pytest.raises(GameError, match="There is no draw offer of your opponent to answer."):
+        endings.decline_draw(fresh(table.game), Viewer(user=alice))
+    game = fresh(endings.decline_draw(fresh(table.game), Viewer(user=bob)))
+    assert (game.status, game.draw_offer) == ("playing", "")
+    with pytest.raises(GameError, match="at most one draw offer every 10 moves"):
+        endings.offer_draw(game, Viewer(user=alice))
+    for _ply in range(10):
+        seat = fresh(game).seat_of(fresh(game).turn)
+        move(game, seat.user)
+    endings.offer_draw(fresh(game), Viewer(user=alice))
+    assert fresh(game).draw_offer == "black"
+
+
+def test_an_offer_lapses_when_the_offerers_opponent_moves_not_when_the_offerer_does(alice, bob):
+    table = rated_table(alice, bob)
+    endings.offer_draw(fresh(table.game), Viewer(user=alice))  # Black offers, then moves
+    move(table.game, alice)
+    assert fresh(table.game).draw_offer == "black"
+    move(table.game, bob)
+    assert fresh(table.game).draw_offer == ""
+    with pytest.raises(GameError, match="There is no draw offer of your opponent to answer."):
+        endings.accept_draw(fresh(table.game), Viewer(user=bob))
+
+
+def test_draw_offers_are_for_two_players(alice, bob, carol):
+    table = rated_table(alice, bob, carol, board="8x8")
+    with pytest.raises(GameError, match="Draws are offered in two-player games only."):
+        endings.offer_draw(fresh(table.game), Viewer(user=alice))
+
+
+def race(*works):
+    """Run `works` at once in threads against the real database: {index: result or GameError}."""
+    barrier = threading.Barrier(len(works))
+    results = {}
+
+    def run(index, work):
+        try:
+            barrier.wait()
+            results[index] = work()
+        except GameError as error:
+            results[index] = error
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=run, args=(index, work)) for index, work in enumerate(works)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    return results
+
+
+@pytest.mark.django_db(transaction=True)
+def test_two_accepts_of_one_draw_offer_end_the_game_once():
+    alice, bob = make_user("alice"), make_user("bob")
+    table = rated_table(alice, bob)
+    endings.offer_draw(fresh(table.game), Viewer(user=alice))
+    game = fresh(table.game)
+    results = race(lambda: endings.accept_draw(game, Viewer(user=bob)),
+                   lambda: endings.accept_draw(game, Viewer(user=bob)))
+    assert sorted(isinstance(result, GameError) for result in results.values()) == [False, True]
+    final = fresh(game)
+    assert (final.status, final.ending) == ("finished", "agreed")
+    assert RatingChange.objects.filter(game=final).count() == 2
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_draw_accept_racing_the_accepters_own_move_has_one_outcome():
+    for attempt in range(4):
+        alice, bob = make_user(f"a{attempt}"), make_user(f"b{attempt}")
+        table = rated_table(alice, bob)
+        move(table.game, alice)  # White (Bob) to move
+        endings.offer_draw(fresh(table.game), Viewer(user=alice))
+        game = fresh(table.game)
+        square = pick(game.board())
+        results = race(lambda: play_move(game, square, expected_ply=1, viewer=Viewer(user=bob)),
+                       lambda: endings.accept_draw(game, Viewer(user=bob)))
+        final = fresh(game)
+        moved, accepted = (not isinstance(results[i], GameError) for i in (0, 1))
+        assert moved != accepted  # the move lapses the offer, or the draw ends the game
+        if accepted:
+            assert (final.status, final.ending, final.ply) == ("finished", "agreed", 1)
+        else:
+            assert (final.status, final.draw_offer, final.ply) == ("playing", "", 2)
+
+
+def test_the_draw_forms_offer_show_the_offer_and_answer_it(alice, bob, carol):
+    table = rated_table(alice, bob, rated=False)
+    url = reverse("table_draw", args=[table.code])
+    page = signed_in(alice).get(reverse("table", args=[table.code])).content.decode()
+    assert 'id="offer-draw"' in page and 'id="accept-draw"' not in page
+    signed_in(alice).post(url, {"answer": "offer"})
+    page = signed_in(bob).get(reverse("table", args=[table.code])).content.decode()
+    assert "Black offers a draw." in page and 'data-to="white"' in page and 'id="accept-draw"' in page
+    stranger = signed_in(carol).post(url, {"answer": "accept"}, follow=True, HTTP_ACCEPT_LANGUAGE="de")
+    assert "Du hast keinen Platz in dieser Partie." in stranger.content.decode()
+    odd = signed_in(bob).post(url, {"answer": "maybe"}, follow=True)
+    assert "Offer a draw, or accept or decline one." in odd.content.decode()
+    assert fresh(table.game).status == "playing"
+    answer = signed_in(bob).post(url, {"answer": "accept"}, follow=True).content.decode()
+    assert "Draw, 18–18" in answer and "Drawn by agreement." in answer
