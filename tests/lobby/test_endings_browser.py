@@ -90,3 +90,44 @@ def test_without_javascript_resigning_asks_on_a_page_of_its_own(live_site, brows
     expect(laptop.locator(".messages .message.error")).to_contain_text("This game is over.")
     assert Game.objects.get(pk=table.game_id).winner == "white"
     assert errors == []
+
+
+def test_a_draw_offered_over_the_socket_is_seen_at_once_and_accepted(live_site, browser):
+    alice, bob = make_user("alice", "Alice"), make_user("bob", "Bob")
+    errors = []
+    table = in_thread(rated_table, alice, bob)
+    pages = at_table(browser, live_site, table, errors, laptop=laptop_en(alice), phone=phone_de(bob))
+    laptop, phone = pages["laptop"], pages["phone"]
+    laptop.get_by_role("button", name="Offer a draw").click()
+    expect(phone.locator("#draw-offer")).to_contain_text("Schwarz bietet Remis an.")
+    expect(laptop.locator("#draw-offer")).to_contain_text("Black offers a draw.")
+    expect(laptop.locator("#accept-draw")).to_be_hidden()  # the offer is answered by the other player only
+    # Offered again at once: refused in place, in the offerer's language.
+    laptop.get_by_role("button", name="Offer a draw").click()
+    expect(laptop.locator("#game-message")).to_contain_text("You have offered a draw already")
+    phone.get_by_role("button", name="Remis annehmen").click()
+    for page, said in ((laptop, "Drawn by agreement."), (phone, "Remis nach Vereinbarung.")):
+        expect(page.locator("#game-status")).to_contain_text(said)
+        expect(page.locator("#offer-draw")).to_have_count(0)
+    game = Game.objects.get(pk=table.game_id)
+    assert (game.ending, game.winner, game.score) == ("agreed", "", {"black": 18, "white": 18})
+    assert errors == []
+
+
+def test_a_draw_offer_declined_on_a_phone_and_play_goes_on(live_site, browser):
+    alice, bob = make_user("alice", "Alice"), make_user("bob", "Bob")
+    errors = []
+    table = in_thread(rated_table, alice, bob, rated=False)
+    pages = at_table(browser, live_site, table, errors, laptop=laptop_en(alice), phone=phone_de(bob))
+    laptop, phone = pages["laptop"], pages["phone"]
+    phone.get_by_role("button", name="Remis anbieten").click()
+    expect(laptop.locator("#draw-offer")).to_contain_text("White offers a draw.")
+    laptop.get_by_role("button", name="Decline").click()
+    for page in (laptop, phone):
+        expect(page.locator("#draw-offer")).to_have_count(0)
+        expect(page.locator("#game-state")).to_have_attribute("data-status", "playing")
+    laptop.locator("#game-state button.cell.legal").first.click()
+    expect(phone.locator("#game-state")).to_have_attribute("data-ply", "1")
+    game = Game.objects.get(pk=table.game_id)
+    assert (game.status, game.draw_offer) == ("playing", "")
+    assert errors == []
