@@ -45,7 +45,7 @@ def parse_move(text):
 # What a page may ask over its socket besides a move ({"action": "resign"}): each a
 # games.endings call given the game and the viewer, as its form posts it.
 ACTIONS = {"resign": endings.resign, "offer_draw": endings.offer_draw,
-           "accept_draw": endings.accept_draw, "decline_draw": endings.decline_draw}
+           "accept_draw": endings.accept_draw, "decline_draw": endings.decline_draw, "abort": endings.abort}
 
 
 def parse_action(text):

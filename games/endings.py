@@ -1,5 +1,5 @@
-"""A table's game ended before the board is: a player resigns; the two players agree
-a draw (an offer stands until it is answered or the offerer's opponent moves:
+"""A table's game ended before the board is: a player resigns; a player aborts it
+before everyone has moved (nobody wins, nothing is rated); the two players agree a draw (an offer stands until it is answered or the offerer's opponent moves:
 games.services.play_move lets it lapse).
 
 Each ending is applied as a move is (games.services.play_move): under the game row's
@@ -16,7 +16,7 @@ from django.utils.translation import gettext as _
 
 from games import services
 from games.models import Game
-from games.record import GameRecord
+from games.record import GameRecord, abortable
 from games.services import GameError, NotYourTurn
 
 
@@ -109,4 +109,27 @@ def _change(game, **changes):
         version=F("version") + 1, updated_at=timezone.now(), **changes)
     game.refresh_from_db()
     transaction.on_commit(lambda: services.game_changed(game.pk, schedule=False))
+    return game
+
+
+def abort(game, viewer):
+    """The viewer stops the game before every player has made a move: it ends aborted,
+    won by nobody and not rated (no game_finished: nothing to rate)."""
+    with transaction.atomic():
+        game = Game.objects.select_for_update().prefetch_related("seats").get(pk=game.pk)
+        running_seat(game, viewer)
+        record = GameRecord(game)
+        if not abortable(game.variant_obj.colours, record.moves):
+            raise GameError(_("Too late to abort: every player has moved. You can resign instead."))
+        now = timezone.now()
+        changes = {"status": Game.Status.FINISHED, "ending": Game.Ending.ABORTED, "turn": "", "deadline": None,
+                   "winner": "", "counts": record.board.counts(), "score": {}, "draw_offer": "",
+                   "finished_at": now, "updated_at": now}
+        if Game.objects.filter(pk=game.pk, ply=game.ply, status=Game.Status.PLAYING).update(
+                version=F("version") + 1, **changes) != 1:
+            raise services.StaleMove(_("The game has moved on; here is the current position."))
+        for field, value in changes.items():
+            setattr(game, field, value)
+        game.version += 1
+        transaction.on_commit(lambda: services.game_changed(game.pk, schedule=False, record=record))
     return game

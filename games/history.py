@@ -12,6 +12,7 @@ OUTCOME_LABELS = {
     "playing": gettext_lazy("playing"),
     "left": gettext_lazy("left"),
     "abandoned": gettext_lazy("abandoned"),
+    "aborted": gettext_lazy("aborted"),
     "forfeited": gettext_lazy("lost (left the table)"),
     "resigned": gettext_lazy("lost (resigned)"),
     "draw": gettext_lazy("draw"),
@@ -29,6 +30,8 @@ def outcome_for(game, seat):
         return "left" if seat is not None and seat.left_at else "playing"
     if game.is_abandoned:
         return "abandoned"
+    if game.ending == Game.Ending.ABORTED:
+        return "aborted"
     if seat is not None and seat.colour in game.forfeited:
         return "forfeited"
     if game.ending == Game.Ending.RESIGNED and seat is not None and seat.colour != game.winner:

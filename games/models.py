@@ -43,6 +43,8 @@ class Game(models.Model):
         # Two players: the loser resigned (three or four: a resign is a forfeit).
         RESIGNED = "resigned", _("A player resigned")
         AGREED = "agreed", _("Drawn by agreement")
+        # Stopped before every player had moved: nobody won, nothing rated.
+        ABORTED = "aborted", _("Aborted")
 
     public_id = models.CharField(max_length=16, unique=True, default=new_public_id, editable=False)
     kind = models.CharField(max_length=10, choices=Kind.choices, default=Kind.COMPUTER)

@@ -11,7 +11,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from games import Variant
-from games.record import GameRecord, undo_refusal
+from games.record import GameRecord, abortable, undo_refusal
 
 COLOUR_NAMES = {
     "black": gettext_lazy("Black"),
@@ -197,6 +197,8 @@ def result_sentence(game, seats=None):
         return ""
     if game.is_abandoned:
         return _("Abandoned for a new game.")
+    if game.ending == game.Ending.ABORTED:
+        return _("Aborted before every player had moved.")
     seats = game.seats.all() if seats is None else seats
     colours = Variant.from_dict(game.variant).colours
     sentence = score_sentence(game.winner, game.score, colours, names=seat_names(seats))
@@ -261,6 +263,9 @@ def game_state(game, record=None):
         "announcement": announcement,
         "moves_count": len([m for m in moves if not m.is_pass]),
         **draw_offer_view(game),
+        # Seated players only (site.css): aborting is refused to anyone else.
+        "abort_url": table_action_url(game, "table_abort")
+        if game.status == game.Status.PLAYING and abortable(game.variant_obj.colours, moves) else "",
     }
 
 

@@ -1,5 +1,5 @@
 """Tables: the form that opens one, joining by code, the lobby, the table page and
-its actions (take a seat, take it as a guest, leave, move, resign, draw offers).
+its actions (take a seat, take it as a guest, leave, move, resign, draw offers, abort).
 
 Every action is authorised on the server from the session (games.access.Viewer):
 only a seat's owner moves for it, only a seated player leaves. htmx requests get
@@ -272,6 +272,19 @@ def resign(request, code):
         return done(request, table, error=error)
     if game.variant_obj.players > 2:  # a leave: the seats panel says so (a finished game tells it itself)
         table_changed(table.pk, lobby=False)
+    return done(request, table)
+
+
+@require_POST
+def abort(request, code):
+    """Abort the game before every player has moved (games.endings.abort)."""
+    table, viewer, refused = find(request, code)
+    if refused:
+        return refused
+    try:
+        endings.abort(table.game, viewer)
+    except GameError as error:
+        return done(request, table, error=error)
     return done(request, table)
 
 

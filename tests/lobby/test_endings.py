@@ -261,3 +261,44 @@ def test_the_draw_forms_offer_show_the_offer_and_answer_it(alice, bob, carol):
     assert fresh(table.game).status == "playing"
     answer = signed_in(bob).post(url, {"answer": "accept"}, follow=True).content.decode()
     assert "Draw, 18–18" in answer and "Drawn by agreement." in answer
+
+
+# -- aborting -------------------------------------------------------------------------
+
+def test_until_each_player_has_moved_either_may_abort_nobody_wins_nothing_is_rated(alice, bob):
+    table = rated_table(alice, bob)
+    move(table.game, alice)  # Black has moved, White not yet: White may abort
+    game = fresh(endings.abort(fresh(table.game), Viewer(user=bob)))
+    assert (game.status, game.ending, game.winner, game.score) == ("finished", "aborted", "", {})
+    assert not RatingChange.objects.filter(game=game).exists()
+    assert outcome_for(game, game.seat_of("black")) == "aborted"
+    page = signed_in(alice).get(reverse("my_games") + "?result=draw").content.decode()
+    assert game.public_id not in page
+    assert "Aborted before every player had moved." in signed_in(alice).get(
+        reverse("review", args=[game.public_id])).content.decode()
+    with pytest.raises(GameError, match="This game is over."):
+        endings.abort(game, Viewer(user=alice))
+
+
+def test_once_each_player_has_moved_aborting_is_refused(alice, bob, carol):
+    table = rated_table(alice, bob)
+    with pytest.raises(NotYourTurn):
+        endings.abort(fresh(table.game), Viewer(user=carol))
+    move(table.game, alice)
+    move(table.game, bob)
+    with pytest.raises(GameError, match="Too late to abort"):
+        endings.abort(fresh(table.game), Viewer(user=alice))
+    assert fresh(table.game).status == "playing"
+    page = signed_in(alice).get(reverse("table", args=[table.code])).content.decode()
+    assert 'id="abort"' not in page
+
+
+def test_the_abort_form_at_move_one(alice, bob):
+    table = rated_table(alice, bob, rated=False)
+    page = signed_in(alice).get(reverse("table", args=[table.code])).content.decode()
+    assert 'id="abort"' in page
+    answer = signed_in(alice).post(reverse("table_abort", args=[table.code]), follow=True).content.decode()
+    assert "Aborted before every player had moved." in answer
+    german = signed_in(bob).post(reverse("table_abort", args=[table.code]), follow=True,
+                                 HTTP_ACCEPT_LANGUAGE="de").content.decode()
+    assert "Diese Partie ist vorbei." in german

@@ -131,3 +131,23 @@ def test_a_draw_offer_declined_on_a_phone_and_play_goes_on(live_site, browser):
     game = Game.objects.get(pk=table.game_id)
     assert (game.status, game.draw_offer) == ("playing", "")
     assert errors == []
+
+
+def test_a_game_aborted_at_move_one_is_won_by_nobody(live_site, browser):
+    alice, bob = make_user("alice", "Alice"), make_user("bob", "Bob")
+    errors = []
+    table = in_thread(rated_table, alice, bob)
+    pages = at_table(browser, live_site, table, errors, laptop=laptop_en(alice), phone=phone_de(bob))
+    laptop, phone = pages["laptop"], pages["phone"]
+    laptop.locator("#game-state button.cell.legal").first.click()
+    expect(phone.locator("#game-state")).to_have_attribute("data-ply", "1")
+    phone.get_by_role("button", name="Partie abbrechen").click()
+    for page, said in ((laptop, "Aborted before every player had moved."),
+                       (phone, "Abgebrochen, bevor alle Spieler gezogen hatten.")):
+        expect(page.locator("#game-status")).to_contain_text(said)
+        expect(page.locator("#abort")).to_have_count(0)
+    game = Game.objects.get(pk=table.game_id)
+    assert (game.ending, game.winner, game.rated) == ("aborted", "", True)
+    laptop.goto(f"{live_site.url}/games/")
+    expect(laptop.locator("td.outcome-aborted")).to_have_text("aborted")
+    assert errors == []
