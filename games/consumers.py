@@ -45,7 +45,9 @@ def parse_move(text):
 # What a page may ask over its socket besides a move ({"action": "resign"}): each a
 # games.endings call given the game and the viewer, as its form posts it.
 ACTIONS = {"resign": endings.resign, "offer_draw": endings.offer_draw,
-           "accept_draw": endings.accept_draw, "decline_draw": endings.decline_draw, "abort": endings.abort}
+           "accept_draw": endings.accept_draw, "decline_draw": endings.decline_draw, "abort": endings.abort,
+           "request_takeback": endings.request_takeback, "accept_takeback": endings.accept_takeback,
+           "decline_takeback": endings.decline_takeback}
 
 
 def parse_action(text):

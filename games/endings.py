@@ -1,8 +1,10 @@
-"""A table's game ended before the board is: a player resigns; a player aborts it
-before everyone has moved (nobody wins, nothing is rated); the two players agree a draw (an offer stands until it is answered or the offerer's opponent moves:
-games.services.play_move lets it lapse).
+"""What the players of a table's game agree or decide besides moves: a player resigns;
+one aborts it before everyone has moved (nobody wins, nothing is rated); the two
+players agree a draw (an offer stands until it is answered or the offerer's opponent
+moves: games.services.play_move lets it lapse); at a casual table one takes back
+their last move with their opponent's consent (any move lets the request lapse).
 
-Each ending is applied as a move is (games.services.play_move): under the game row's
+Each is applied as a move is (games.services.play_move): under the game row's
 lock, by a conditional update on the ply read under it, so one that is raced by a
 move or repeated happens once; the result is pushed after commit and announced
 (ratings) inside the finishing transaction (games.services.finish_early). Two
@@ -14,9 +16,9 @@ from django.db.models import F
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from games import services
-from games.models import Game
-from games.record import GameRecord, abortable
+from games import deadlines, services
+from games.models import Game, Move
+from games.record import GameRecord, abortable, last_own_move
 from games.services import GameError, NotYourTurn
 
 
@@ -133,3 +135,55 @@ def abort(game, viewer):
         game.version += 1
         transaction.on_commit(lambda: services.game_changed(game.pk, schedule=False, record=record))
     return game
+
+
+def request_takeback(game, viewer):
+    """At a casual two-player table, the viewer asks their opponent to take back their
+    last move (and the reply after it). Any move lets the request lapse (play_move)."""
+    with transaction.atomic():
+        game = Game.objects.select_for_update().prefetch_related("seats").get(pk=game.pk)
+        seat = two_player_seat(game, viewer)
+        if game.rated:
+            raise GameError(_("Moves cannot be taken back at a rated table."))
+        opponent_gone(game, seat)
+        if game.takeback_request == seat.colour:
+            raise GameError(_("You have asked already; wait for the answer."))
+        if game.takeback_request:
+            raise GameError(_("Your opponent asks to take back a move: accept or decline it."))
+        if last_own_move(GameRecord(game).moves, seat.colour) is None:
+            raise GameError(_("There is no move of yours to take back."))
+        return _change(game, takeback_request=seat.colour)
+
+
+def _takeback_to(game, viewer):
+    seat = two_player_seat(game, viewer)
+    if not game.takeback_request or game.takeback_request == seat.colour:
+        raise GameError(_("There is no takeback request of your opponent to answer."))
+    return seat
+
+
+def accept_takeback(game, viewer):
+    """The viewer grants their opponent's request: the requester's last move and every
+    move after it are undone, exactly once (the ply read under the lock guards it)."""
+    with transaction.atomic():
+        game = Game.objects.select_for_update().prefetch_related("seats").get(pk=game.pk)
+        _takeback_to(game, viewer)
+        colour = game.takeback_request
+        keep = last_own_move(GameRecord(game).moves, colour).ply - 1
+        updated = Game.objects.filter(pk=game.pk, ply=game.ply, status=Game.Status.PLAYING).update(
+            ply=keep, turn=colour, deadline=deadlines.deadline_for(game, game.seat_of(colour)),
+            takeback_request="", version=F("version") + 1, updated_at=timezone.now())
+        if updated != 1:
+            raise services.StaleMove(_("The game has moved on; here is the current position."))
+        Move.objects.filter(game=game, ply__gt=keep).delete()
+        transaction.on_commit(lambda: services.game_changed(game.pk))
+    game.refresh_from_db()
+    return game
+
+
+def decline_takeback(game, viewer):
+    """The viewer refuses their opponent's request: play goes on."""
+    with transaction.atomic():
+        game = Game.objects.select_for_update().prefetch_related("seats").get(pk=game.pk)
+        _takeback_to(game, viewer)
+        return _change(game, takeback_request="")

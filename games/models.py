@@ -68,6 +68,9 @@ class Game(models.Model):
     # last offer, by ply (one every DRAW_OFFER_EVERY plies).
     draw_offer = models.CharField(max_length=5, blank=True, help_text="colour offering a draw now")
     draw_offers = models.JSONField(default=dict, blank=True, help_text="{colour: ply of its last draw offer}")
+    # Casual two-player tables: the colour asking to take back its last move (games.endings);
+    # any move lets the request lapse.
+    takeback_request = models.CharField(max_length=5, blank=True, help_text="colour asking to take back")
     # A rated table's game: rated once, when it finishes (games.signals.game_finished).
     rated = models.BooleanField(default=False)
     created_at = models.DateTimeField(auto_now_add=True)

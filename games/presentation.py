@@ -270,9 +270,14 @@ def game_state(game, record=None):
 
 
 def draw_offer_view(game):
-    """The standing draw offer of a running game: who offers it, to whom, where it is answered."""
-    if game.status != game.Status.PLAYING or not game.draw_offer:
+    """The standing draw offer and takeback request of a running game: who makes it, to
+    whom, where it is answered."""
+    if game.status != game.Status.PLAYING:
         return {}
-    to = next(c for c in game.variant_obj.colours if c != game.draw_offer)
-    return {"draw_offer": {"by_name": colour_name(game.draw_offer), "to": to,
-                           "url": table_action_url(game, "table_draw")}}
+    shown = {}
+    for key, by, url_name in (("draw_offer", game.draw_offer, "table_draw"),
+                              ("takeback", game.takeback_request, "table_takeback")):
+        if by:
+            to = next(c for c in game.variant_obj.colours if c != by)
+            shown[key] = {"by_name": colour_name(by), "to": to, "url": table_action_url(game, url_name)}
+    return shown

@@ -195,6 +195,8 @@ def _play_move(game, square, *, expected_ply, viewer, made_by):
         changes = {"ply": expected_ply + len(records), "updated_at": now, **_state_after(game, board)}
         if game.draw_offer and game.draw_offer != colour:  # the offerer's opponent moved: it lapses
             changes["draw_offer"] = ""
+        if game.takeback_request:  # asked of the position before this move: it lapses
+            changes["takeback_request"] = ""
         updated = Game.objects.filter(pk=game.pk, ply=expected_ply, status=Game.Status.PLAYING).update(
             version=F("version") + 1, **changes)
         if updated != 1:

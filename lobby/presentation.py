@@ -47,6 +47,8 @@ def seats_view(table, viewer):
         # Three or four players resign by leaving: the panel's Leave table is that.
         "can_resign": game.status == Game.Status.PLAYING and mine is not None and mine.left_at is None
         and game.variant_obj.players == 2,
+        "can_take_back": game.status == Game.Status.PLAYING and mine is not None and mine.left_at is None
+        and game.variant_obj.players == 2 and not game.rated,
     }
 
 

@@ -1,5 +1,5 @@
 """Tables: the form that opens one, joining by code, the lobby, the table page and
-its actions (take a seat, take it as a guest, leave, move, resign, draw offers, abort).
+its actions (take a seat, take it as a guest, leave, move, resign, draw offers, abort, takebacks).
 
 Every action is authorised on the server from the session (games.access.Viewer):
 only a seat's owner moves for it, only a seated player leaves. htmx requests get
@@ -289,22 +289,33 @@ def abort(request, code):
 
 
 DRAW_ANSWERS = {"offer": endings.offer_draw, "accept": endings.accept_draw, "decline": endings.decline_draw}
+TAKEBACK_ANSWERS = {"request": endings.request_takeback, "accept": endings.accept_takeback,
+                    "decline": endings.decline_takeback}
 
 
-@require_POST
-def draw(request, code):
-    """Offer a draw, or accept or decline the opponent's (the form's `answer`)."""
-    table, viewer, refused = find(request, code)
-    if refused:
-        return refused
-    answer = DRAW_ANSWERS.get(request.POST.get("answer", ""))
-    try:
-        if answer is None:
-            raise GameError(_("Offer a draw, or accept or decline one."))
-        answer(table.game, viewer)
-    except GameError as error:
-        return done(request, table, error=error)
-    return done(request, table)
+def answer_view(answers, unknown):
+    """A POST view that calls answers[the form's `answer`](game, viewer); `unknown` is the
+    refusal of any other answer."""
+    @require_POST
+    def view(request, code):
+        table, viewer, refused = find(request, code)
+        if refused:
+            return refused
+        answer = answers.get(request.POST.get("answer", ""))
+        try:
+            if answer is None:
+                raise GameError(unknown())
+            answer(table.game, viewer)
+        except GameError as error:
+            return done(request, table, error=error)
+        return done(request, table)
+    return view
+
+
+# Offer a draw, or accept or decline the opponent's.
+draw = answer_view(DRAW_ANSWERS, lambda: _("Offer a draw, or accept or decline one."))
+# Ask to take back one's last move, or allow or decline the opponent's request.
+takeback = answer_view(TAKEBACK_ANSWERS, lambda: _("Ask for a takeback, or allow or decline one."))
 
 
 @require_POST

@@ -302,3 +302,67 @@ def test_the_abort_form_at_move_one(alice, bob):
     german = signed_in(bob).post(reverse("table_abort", args=[table.code]), follow=True,
                                  HTTP_ACCEPT_LANGUAGE="de").content.decode()
     assert "Diese Partie ist vorbei." in german
+
+
+# -- takebacks ------------------------------------------------------------------------
+
+def test_a_takeback_accepted_undoes_the_requesters_last_move_and_the_reply_once(alice, bob):
+    table = rated_table(alice, bob, rated=False)
+    move(table.game, alice)
+    move(table.game, bob)  # Black asks to take back their move: White's reply goes too
+    game = fresh(endings.request_takeback(fresh(table.game), Viewer(user=alice)))
+    assert (game.takeback_request, game.ply) == ("black", 2)
+    with pytest.raises(GameError, match="You have asked already"):
+        endings.request_takeback(fresh(game), Viewer(user=alice))
+    with pytest.raises(GameError, match="There is no takeback request of your opponent to answer."):
+        endings.accept_takeback(fresh(game), Viewer(user=alice))
+    game = fresh(endings.accept_takeback(fresh(game), Viewer(user=bob)))
+    assert (game.ply, game.turn, game.takeback_request, game.status) == (0, "black", "", "playing")
+    assert game.moves.count() == 0 and game.deadline is not None
+    with pytest.raises(GameError, match="There is no takeback request of your opponent to answer."):
+        endings.accept_takeback(fresh(game), Viewer(user=bob))  # twice: once
+    move(game, alice)
+    assert fresh(game).ply == 1
+
+
+def test_a_takeback_declined_or_overtaken_by_a_move_changes_nothing(alice, bob):
+    table = rated_table(alice, bob, rated=False)
+    move(table.game, alice)
+    endings.request_takeback(fresh(table.game), Viewer(user=alice))
+    game = fresh(endings.decline_takeback(fresh(table.game), Viewer(user=bob)))
+    assert (game.ply, game.takeback_request) == (1, "")
+    endings.request_takeback(fresh(game), Viewer(user=alice))
+    move(game, bob)  # the position changed: the request lapses
+    assert fresh(game).takeback_request == ""
+    with pytest.raises(GameError, match="There is no takeback request"):
+        endings.accept_takeback(fresh(game), Viewer(user=bob))
+    assert fresh(game).ply == 2
+
+
+def test_takebacks_are_refused_at_a_rated_table_and_without_a_move(alice, bob):
+    rated = rated_table(alice, bob)
+    move(rated.game, alice)
+    with pytest.raises(GameError, match="Moves cannot be taken back at a rated table."):
+        endings.request_takeback(fresh(rated.game), Viewer(user=alice))
+    casual = rated_table(alice, bob, rated=False)
+    with pytest.raises(GameError, match="There is no move of yours to take back."):
+        endings.request_takeback(fresh(casual.game), Viewer(user=alice))
+    page = signed_in(alice).get(reverse("table", args=[rated.code])).content.decode()
+    assert 'id="request-takeback"' not in page
+    page = signed_in(alice).get(reverse("table", args=[casual.code])).content.decode()
+    assert 'id="request-takeback"' in page
+
+
+@pytest.mark.django_db(transaction=True)
+def test_two_accepts_of_one_takeback_undo_once():
+    alice, bob = make_user("alice"), make_user("bob")
+    table = rated_table(alice, bob, rated=False)
+    for user in (alice, bob, alice):
+        move(table.game, user)
+    endings.request_takeback(fresh(table.game), Viewer(user=bob))  # White's move at ply 2 and Black's reply
+    game = fresh(table.game)
+    results = race(lambda: endings.accept_takeback(game, Viewer(user=alice)),
+                   lambda: endings.accept_takeback(game, Viewer(user=alice)))
+    assert sorted(isinstance(result, GameError) for result in results.values()) == [False, True]
+    final = fresh(game)
+    assert (final.ply, final.turn) == (1, "white") and final.moves.count() == 1

@@ -151,3 +151,48 @@ def test_a_game_aborted_at_move_one_is_won_by_nobody(live_site, browser):
     laptop.goto(f"{live_site.url}/games/")
     expect(laptop.locator("td.outcome-aborted")).to_have_text("aborted")
     assert errors == []
+
+
+def test_a_takeback_on_a_casual_table_undoes_the_move_and_its_reply(live_site, browser):
+    alice, bob = make_user("alice", "Alice"), make_user("bob", "Bob")
+    errors = []
+    table = in_thread(rated_table, alice, bob, rated=False)
+    pages = at_table(browser, live_site, table, errors, laptop=laptop_en(alice), phone=phone_de(bob))
+    laptop, phone = pages["laptop"], pages["phone"]
+    laptop.locator("#game-state button.cell.legal").first.click()
+    expect(phone.locator("#game-state")).to_have_attribute("data-ply", "1")
+    phone.locator("#game-state button.cell.legal").first.click()
+    expect(laptop.locator("#game-state")).to_have_attribute("data-ply", "2")
+    laptop.get_by_role("button", name="Ask to take back my move").click()
+    expect(phone.locator("#takeback-request")).to_contain_text("Schwarz möchte den letzten Zug zurücknehmen.")
+    expect(laptop.locator("#accept-takeback")).to_be_hidden()
+    phone.get_by_role("button", name="Rücknahme erlauben").click()
+    for page in (laptop, phone):
+        expect(page.locator("#game-state")).to_have_attribute("data-ply", "0")
+        expect(page.locator("#game-state")).to_have_attribute("data-turn", "black")
+        expect(page.locator("#takeback-request")).to_have_count(0)
+    assert Game.objects.get(pk=table.game_id).moves.count() == 0
+    laptop.locator("#game-state button.cell.legal").first.click()  # and play goes on
+    expect(phone.locator("#game-state")).to_have_attribute("data-ply", "1")
+    assert errors == []
+
+
+def test_a_takeback_is_refused_in_place_at_a_rated_table(live_site, browser):
+    alice, bob = make_user("alice", "Alice"), make_user("bob", "Bob")
+    errors = []
+    table = in_thread(rated_table, alice, bob)
+    pages = at_table(browser, live_site, table, errors, phone=phone_de(alice))
+    phone = pages["phone"]
+    phone.locator("#game-state button.cell.legal").first.click()
+    expect(phone.locator("#game-state")).to_have_attribute("data-ply", "1")
+    expect(phone.locator("#request-takeback")).to_have_count(0)  # not offered at a rated table
+    # What a page from a casual table would send: refused on the socket, in German.
+    phone.evaluate(f"""() => {{ const form = document.createElement('form');
+        form.method = 'post'; form.action = '/tables/{table.code}/takeback/'; form.dataset.socketAction = 'request_takeback';
+        form.innerHTML = '<button type="submit" id="forged">take back</button>'; document.body.append(form); }}""")
+    phone.locator("#forged").click()
+    expect(phone.locator("#game-message")).to_contain_text(
+        "An einem gewerteten Tisch können Züge nicht zurückgenommen werden.")
+    game = Game.objects.get(pk=table.game_id)
+    assert (game.ply, game.takeback_request) == (1, "")
+    assert errors == []
