@@ -7,7 +7,9 @@ The socket is Origin-checked (config/asgi.py), which is what CSRF is for a form;
 seat is authorised as for a form post, from the session as it is now. Pages without
 JavaScript, or whose socket is down, post the same move over HTTP.
 """
+import asyncio
 import json
+import logging
 from importlib import import_module
 from types import SimpleNamespace
 from urllib.parse import parse_qs
@@ -19,11 +21,14 @@ from django.conf import settings
 from django.contrib.auth import get_user
 from django.utils import translation
 
-from games import broadcast, endings, services
+from games import broadcast, endings, presence, services, signals
 from games.access import GUEST_TOKEN_KEY, Viewer, can_watch, watchable_game
 from games.broadcast import drawn_state, render_state
 from games.models import Game
+from games.outages import UNREACHABLE
 from games.responses import page_ply, state_and_message
+
+log = logging.getLogger(__name__)
 
 SessionStore = import_module(settings.SESSION_ENGINE).SessionStore
 
@@ -47,7 +52,8 @@ def parse_move(text):
 ACTIONS = {"resign": endings.resign, "offer_draw": endings.offer_draw,
            "accept_draw": endings.accept_draw, "decline_draw": endings.decline_draw, "abort": endings.abort,
            "request_takeback": endings.request_takeback, "accept_takeback": endings.accept_takeback,
-           "decline_takeback": endings.decline_takeback}
+           "decline_takeback": endings.decline_takeback, "claim_win": endings.claim_win,
+           "computer_for_gone": endings.computer_for_gone}
 
 
 def parse_action(text):
@@ -82,7 +88,7 @@ class GameConsumer(AsyncWebsocketConsumer):
 
     async def connect(self):
         self.viewer = Viewer.from_scope(self.scope)
-        self.game, self.seated = await self.find_game(self.scope["url_route"]["kwargs"]["public_id"])
+        self.game, self.seated, self.here_as = await self.find_game(self.scope["url_route"]["kwargs"]["public_id"])
         if self.game is None:
             await self.close(code=4404)
             return
@@ -96,8 +102,34 @@ class GameConsumer(AsyncWebsocketConsumer):
             await self.close(code=4404)
             return
         await self.push(*state)
+        if self.here_as:
+            self.heartbeat = asyncio.create_task(self.keep_here())
+
+    async def keep_here(self):
+        """While this socket is open its player is here (games.presence), in every process."""
+        game_id, public_id = self.game.pk, self.game.public_id
+        try:
+            if await presence.arrive(public_id, self.here_as, self.channel_name):
+                await self.seats_changed(game_id)
+            while True:
+                await asyncio.sleep(presence.HEARTBEAT)
+                await presence.arrive(public_id, self.here_as, self.channel_name)
+        except UNREACHABLE as error:  # Redis away: this player counts as here (presence.last_seen)
+            log.warning("presence of game %s not kept (%s)", public_id, error)
+
+    @database_sync_to_async
+    def seats_changed(self, game_id):
+        signals.seats_changed.send(sender=Game, game_id=game_id)
 
     async def disconnect(self, code):
+        heartbeat = getattr(self, "heartbeat", None)
+        if heartbeat is not None:
+            heartbeat.cancel()
+            try:
+                if await presence.depart(self.game_ids[1], self.here_as, self.channel_name):
+                    await self.seats_changed(self.game_ids[0])
+            except UNREACHABLE as error:
+                log.warning("presence of game %s not kept (%s)", self.game_ids[1], error)
         if getattr(self, "game", None) is not None:
             await broadcast.leave(self, self.game.group_name)
 
@@ -179,9 +211,14 @@ class GameConsumer(AsyncWebsocketConsumer):
 
     @database_sync_to_async
     def find_game(self, public_id):
-        """(the game if this viewer may watch it, whether they hold a seat in it for good)."""
+        """(the game if this viewer may watch it, whether they hold a seat in it for good,
+        the colour this socket makes them here at: their seat in a running game, or "")."""
         game = watchable_game(public_id, self.viewer)
-        return game, game is not None and self.holds_seat_for_good(game)
+        seated = game is not None and self.holds_seat_for_good(game)
+        seat = self.viewer.seat_in(game) if seated and game.status == Game.Status.PLAYING else None
+        if game is not None:
+            self.game_ids = (game.pk, game.public_id)  # kept for disconnect, whatever happens to self.game
+        return game, seated, seat.colour if seat is not None and seat.left_at is None else ""
 
     @database_sync_to_async
     def may_watch(self):

@@ -2,7 +2,9 @@
 one aborts it before everyone has moved (nobody wins, nothing is rated); the two
 players agree a draw (an offer stands until it is answered or the offerer's opponent
 moves: games.services.play_move lets it lapse); at a casual table one takes back
-their last move with their opponent's consent (any move lets the request lapse).
+their last move with their opponent's consent (any move lets the request lapse); when
+the player to move has been gone PLAYER_GONE_SECONDS (games.presence), an opponent
+claims the win or lets the computer play for them.
 
 Each is applied as a move is (games.services.play_move): under the game row's
 lock, by a conditional update on the ply read under it, so one that is raced by a
@@ -11,12 +13,13 @@ move or repeated happens once; the result is pushed after commit and announced
 players are scored by the rules core's Board.decided (docs/rules.md §4.1); with three
 or four nothing is decided early, and a resign is a leave (§11).
 """
+from django.conf import settings
 from django.db import transaction
 from django.db.models import F
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from games import deadlines, services
+from games import deadlines, presence, services, signals
 from games.models import Game, Move
 from games.record import GameRecord, abortable, last_own_move
 from games.services import GameError, NotYourTurn
@@ -187,3 +190,43 @@ def decline_takeback(game, viewer):
         game = Game.objects.select_for_update().prefetch_related("seats").get(pk=game.pk)
         _takeback_to(game, viewer)
         return _change(game, takeback_request="")
+
+
+def _gone_to_move(game, viewer):
+    """Under the lock: the seat of the player to move, gone long enough for the viewer
+    (another player of the game) to act for the game, or the refusal."""
+    seat = running_seat(game, viewer)
+    to_move = game.seat_of(game.turn)
+    if to_move is None or to_move.pk == seat.pk or to_move.played_by_computer:
+        raise GameError(_("Only the absence of the player to move can be claimed."))
+    gone = presence.gone_for(game.public_id, to_move.colour)
+    if gone <= 0:
+        raise GameError(_("%(who)s is here.") % {"who": to_move.display_name})
+    wait = settings.PLAYER_GONE_SECONDS - gone
+    if wait > 0:
+        raise GameError(_("%(who)s has been gone only a moment; wait %(n)d more seconds.")
+                        % {"who": to_move.display_name, "n": int(wait) + 1})
+    return to_move
+
+
+def claim_win(game, viewer):
+    """Two players: the opponent to move is gone; the viewer wins (Board.decided)."""
+    with transaction.atomic():
+        game = Game.objects.select_for_update().prefetch_related("seats").get(pk=game.pk)
+        if game.variant_obj.players != 2:
+            raise GameError(_("The win is claimed in two-player games only: let the computer play for them."))
+        gone = _gone_to_move(game, viewer)
+        record = GameRecord(game)
+        return services.finish_early(game, record, record.board.decided(gone.colour), Game.Ending.CLAIMED)
+
+
+def computer_for_gone(game, viewer):
+    """The player to move is gone: from now on the computer plays their seat, and they
+    lose, ranked last (the path of a player who leaves: games.services.forfeit_seat)."""
+    with transaction.atomic():
+        game = Game.objects.select_for_update().prefetch_related("seats").get(pk=game.pk)
+        gone = _gone_to_move(game, viewer)
+        services.forfeit_seat(game, gone)
+        transaction.on_commit(lambda: signals.seats_changed.send(sender=Game, game_id=game.pk))
+    game.refresh_from_db()
+    return game

@@ -15,6 +15,7 @@ OUTCOME_LABELS = {
     "aborted": gettext_lazy("aborted"),
     "forfeited": gettext_lazy("lost (left the table)"),
     "resigned": gettext_lazy("lost (resigned)"),
+    "claimed": gettext_lazy("lost (was gone)"),
     "draw": gettext_lazy("draw"),
     "won": gettext_lazy("won"),
     "lost": gettext_lazy("lost"),
@@ -34,8 +35,8 @@ def outcome_for(game, seat):
         return "aborted"
     if seat is not None and seat.colour in game.forfeited:
         return "forfeited"
-    if game.ending == Game.Ending.RESIGNED and seat is not None and seat.colour != game.winner:
-        return "resigned"
+    if game.ending in (Game.Ending.RESIGNED, Game.Ending.CLAIMED) and seat is not None and seat.colour != game.winner:
+        return "resigned" if game.ending == Game.Ending.RESIGNED else "claimed"
     if not game.winner:
         return "draw"
     return "won" if seat is not None and seat.colour == game.winner else "lost"

@@ -45,6 +45,8 @@ class Game(models.Model):
         AGREED = "agreed", _("Drawn by agreement")
         # Stopped before every player had moved: nobody won, nothing rated.
         ABORTED = "aborted", _("Aborted")
+        # Two players: the one to move was gone (games.presence) and the other claimed the win.
+        CLAIMED = "claimed", _("Won by claim: the opponent was gone")
 
     public_id = models.CharField(max_length=16, unique=True, default=new_public_id, editable=False)
     kind = models.CharField(max_length=10, choices=Kind.choices, default=Kind.COMPUTER)

@@ -208,6 +208,9 @@ def result_sentence(game, seats=None):
     if game.ending == game.Ending.RESIGNED:
         loser = next(c for c in colours if c != game.winner)
         sentence += " " + _("%(who)s resigned.") % {"who": colour_name(loser)}
+    if game.ending == game.Ending.CLAIMED:
+        loser = next(c for c in colours if c != game.winner)
+        sentence += " " + _("%(who)s was gone; the win was claimed.") % {"who": colour_name(loser)}
     if game.ending == game.Ending.AGREED:
         sentence += " " + _("Drawn by agreement.")
     return sentence

@@ -349,18 +349,25 @@ def leave(game, viewer):
             raise NotYourTurn(_("You have no seat in this game."))
         if seat.left_at is not None:
             raise GameError(_("You have already left this game."))
-        now = timezone.now()
-        Seat.objects.filter(pk=seat.pk, left_at__isnull=True).update(left_at=now)
-        their_turn = game.turn == seat.colour
-        changes = {"forfeited": [*game.forfeited, seat.colour], "version": F("version") + 1, "updated_at": now}
-        if their_turn:
-            changes["deadline"] = None  # no time-out: the computer moves for them now
-        Game.objects.filter(pk=game.pk, status=Game.Status.PLAYING).update(**changes)
-        # Schedule only when the leaver is to move (the computer takes over now);
-        # otherwise the running time-out of whoever is to move stays as it is.
-        transaction.on_commit(lambda: game_changed(game.pk, schedule=their_turn))
+        forfeit_seat(game, seat)
     game.refresh_from_db()
     return game
+
+
+def forfeit_seat(game, seat):
+    """The player at `seat` is out (they left, or were gone and their opponent let the
+    computer play for them: games.endings): they lose, ranked last, and the computer
+    plays their seat to the end. Inside the caller's transaction, under the game row's lock."""
+    now = timezone.now()
+    Seat.objects.filter(pk=seat.pk, left_at__isnull=True).update(left_at=now)
+    their_turn = game.turn == seat.colour
+    changes = {"forfeited": [*game.forfeited, seat.colour], "version": F("version") + 1, "updated_at": now}
+    if their_turn:
+        changes["deadline"] = None  # no time-out: the computer moves for them now
+    Game.objects.filter(pk=game.pk, status=Game.Status.PLAYING).update(**changes)
+    # Schedule only when the leaver is to move (the computer takes over now);
+    # otherwise the running time-out of whoever is to move stays as it is.
+    transaction.on_commit(lambda: game_changed(game.pk, schedule=their_turn))
 
 
 def computer_move(game_id, ply):

@@ -14,6 +14,7 @@ urlpatterns = [
     path("tables/<str:code>/draw/", views.draw, name="table_draw"),
     path("tables/<str:code>/abort/", views.abort, name="table_abort"),
     path("tables/<str:code>/takeback/", views.takeback, name="table_takeback"),
+    path("tables/<str:code>/gone/", views.gone, name="table_gone"),
     path("tables/<str:code>/rematch/", rematch_views.accept, name="table_rematch"),
     path("tables/<str:code>/rematch/decline/", rematch_views.decline, name="table_rematch_decline"),
     path("lobby/", views.lobby, name="lobby"),

@@ -1,5 +1,5 @@
 """Tables: the form that opens one, joining by code, the lobby, the table page and
-its actions (take a seat, take it as a guest, leave, move, resign, draw offers, abort, takebacks).
+its actions (take a seat, take it as a guest, leave, move, resign, draw offers, abort, takebacks, a gone player).
 
 Every action is authorised on the server from the session (games.access.Viewer):
 only a seat's owner moves for it, only a seated player leaves. htmx requests get
@@ -312,10 +312,13 @@ def answer_view(answers, unknown):
     return view
 
 
+GONE_ANSWERS = {"claim": endings.claim_win, "computer": endings.computer_for_gone}
 # Offer a draw, or accept or decline the opponent's.
 draw = answer_view(DRAW_ANSWERS, lambda: _("Offer a draw, or accept or decline one."))
 # Ask to take back one's last move, or allow or decline the opponent's request.
 takeback = answer_view(TAKEBACK_ANSWERS, lambda: _("Ask for a takeback, or allow or decline one."))
+# The player to move is gone: claim the win, or let the computer play for them.
+gone = answer_view(GONE_ANSWERS, lambda: _("Claim the win, or let the computer play for the gone player."))
 
 
 @require_POST

@@ -54,6 +54,7 @@ TERMINATIONS = {
 EARLY_ENDINGS = {
     Game.Ending.RESIGNED: gettext_lazy("Ended early by a resignation."),
     Game.Ending.AGREED: gettext_lazy("Ended early: the players agreed a draw."),
+    Game.Ending.CLAIMED: gettext_lazy("Ended early: the player to move was gone and the win was claimed."),
 }
 
 

@@ -366,3 +366,71 @@ def test_two_accepts_of_one_takeback_undo_once():
     assert sorted(isinstance(result, GameError) for result in results.values()) == [False, True]
     final = fresh(game)
     assert (final.ply, final.turn) == (1, "white") and final.moves.count() == 1
+
+
+# -- a gone opponent ------------------------------------------------------------------
+
+def here(game, colour, channel):
+    import asyncio
+    from games import presence
+    return asyncio.run(presence.arrive(game.public_id, colour, channel))
+
+
+def gone(game, colour, channel):
+    import asyncio
+    from games import presence
+    return asyncio.run(presence.depart(game.public_id, colour, channel))
+
+
+def test_the_player_to_move_gone_long_enough_loses_by_claim(alice, bob, carol, settings):
+    import time
+    settings.PLAYER_GONE_SECONDS = 0.5
+    table = rated_table(alice, bob)
+    game = fresh(table.game)  # Black (Alice) to move
+    assert here(game, "black", "tab-1") is True  # away until now
+    assert here(game, "black", "tab-2") is False  # a second tab: here already
+    with pytest.raises(GameError, match="Alice is here."):
+        endings.claim_win(fresh(game), Viewer(user=bob))
+    assert gone(game, "black", "tab-1") is False  # one tab still open
+    assert gone(game, "black", "tab-2") is True
+    with pytest.raises(GameError, match="Alice has been gone only a moment; wait 1 more seconds."):
+        endings.claim_win(fresh(game), Viewer(user=bob))
+    time.sleep(0.6)
+    with pytest.raises(GameError, match="Only the absence of the player to move can be claimed."):
+        endings.claim_win(fresh(game), Viewer(user=alice))
+    with pytest.raises(NotYourTurn):
+        endings.claim_win(fresh(game), Viewer(user=carol))
+    game = fresh(endings.claim_win(fresh(game), Viewer(user=bob)))
+    assert (game.status, game.ending, game.winner) == ("finished", "claimed", "white")
+    assert game.score == game.board().decided("black").score
+    assert RatingChange.objects.filter(game=game).count() == 2
+    assert outcome_for(game, game.seat_of("black")) == "claimed"
+
+
+def test_a_gone_player_who_comes_back_in_time_plays_on(alice, bob, settings):
+    settings.PLAYER_GONE_SECONDS = 0
+    table = rated_table(alice, bob)
+    game = fresh(table.game)
+    here(game, "black", "tab-1")
+    gone(game, "black", "tab-1")
+    page = signed_in(bob).get(reverse("table", args=[table.code])).content.decode()
+    assert 'id="claim-win"' in page and 'data-here="false"' in page
+    here(game, "black", "tab-3")  # back
+    page = signed_in(bob).get(reverse("table", args=[table.code])).content.decode()
+    assert 'id="claim-win"' not in page and 'data-here="true"' in page
+    with pytest.raises(GameError, match="Alice is here."):
+        endings.claim_win(fresh(game), Viewer(user=bob))
+    assert fresh(game).status == "playing"
+
+
+def test_in_a_three_player_game_the_computer_plays_for_the_gone_player(alice, bob, carol, settings):
+    settings.PLAYER_GONE_SECONDS = 0
+    table = rated_table(alice, bob, carol, board="8x8")
+    game = fresh(table.game)
+    here(game, "black", "tab-1")
+    gone(game, "black", "tab-1")
+    with pytest.raises(GameError, match="The win is claimed in two-player games only"):
+        endings.claim_win(fresh(game), Viewer(user=bob))
+    game = fresh(endings.computer_for_gone(fresh(game), Viewer(user=carol)))
+    assert game.forfeited == ["black"] and game.seat_of("black").left_at is not None
+    assert game.status == "playing"
