@@ -196,3 +196,63 @@ def test_a_takeback_is_refused_in_place_at_a_rated_table(live_site, browser):
     game = Game.objects.get(pk=table.game_id)
     assert (game.ply, game.takeback_request) == (1, "")
     assert errors == []
+
+
+GONE_SECONDS = 6
+
+
+@pytest.fixture(scope="module")
+def gone_site(live_site, django_db_blocker, tmp_path_factory):
+    """A second daphne on the live site's database, Redis and worker, with a short
+    PLAYER_GONE_SECONDS (the claims are checked in the web process)."""
+    from tests import servers
+
+    with django_db_blocker.unblock():
+        daphne = servers.start_daphne(tmp_path_factory.mktemp("gone-site"), PLAYER_GONE_SECONDS=GONE_SECONDS)
+    yield daphne
+    daphne.stop()
+
+
+def presence_of(page, colour):
+    return page.locator(f'#table-seats li[data-colour="{colour}"] .presence')
+
+
+def test_a_player_closes_their_page_and_after_the_gone_time_the_other_claims_the_win(gone_site, browser):
+    alice, bob = make_user("alice", "Alice"), make_user("bob", "Bob")
+    errors = []
+    table = in_thread(rated_table, alice, bob)
+    pages = at_table(browser, gone_site, table, errors, laptop=laptop_en(alice), phone=phone_de(bob))
+    laptop, phone = pages["laptop"], pages["phone"]
+    expect(presence_of(phone, "black")).to_have_text("· da")
+    laptop.locator("#game-state button.cell.legal").first.click()  # now Bob (White) is to move
+    expect(phone.locator("#game-state")).to_have_attribute("data-ply", "1")
+    expect(presence_of(laptop, "white")).to_have_attribute("data-here", "true")
+    phone.context.close()
+    expect(presence_of(laptop, "white")).to_have_text("· gone")
+    claim = laptop.get_by_role("button", name="Claim the win")
+    expect(claim).to_be_hidden()  # until Bob has been gone long enough
+    expect(claim).to_be_visible(timeout=GONE_SECONDS * 1000 + 15000)
+    claim.click()
+    expect(laptop.locator("#game-status")).to_contain_text("White was gone; the win was claimed.")
+    game = Game.objects.get(pk=table.game_id)
+    assert (game.ending, game.winner) == ("claimed", "black")
+    assert errors == []
+
+
+def test_a_gone_player_who_comes_back_in_time_plays_on(gone_site, browser):
+    alice, bob = make_user("alice", "Alice"), make_user("bob", "Bob")
+    errors = []
+    table = in_thread(rated_table, alice, bob, rated=False)
+    pages = at_table(browser, gone_site, table, errors, laptop=laptop_en(alice), phone=phone_de(bob))
+    laptop, phone = pages["laptop"], pages["phone"]
+    laptop.locator("#game-state button.cell.legal").first.click()
+    expect(phone.locator("#game-state")).to_have_attribute("data-ply", "1")
+    phone.context.close()
+    expect(presence_of(laptop, "white")).to_have_text("· gone")
+    back = at_table(browser, gone_site, table, errors, phone=phone_de(bob))["phone"]
+    expect(presence_of(laptop, "white")).to_have_text("· here")
+    expect(laptop.locator("#claim-win")).to_have_count(0)
+    back.locator("#game-state button.cell.legal").first.click()  # and play goes on
+    expect(laptop.locator("#game-state")).to_have_attribute("data-ply", "2")
+    assert Game.objects.get(pk=table.game_id).status == "playing"
+    assert errors == []
