@@ -225,6 +225,22 @@ def live_sentence(move):
         "who": colour_name(move.colour), "square": move.square, "n": len(move.flips)}
 
 
+MOVE_MARKS = {
+    "timeout": gettext_lazy("time-out"),
+    "computer": gettext_lazy("computer"),
+    "leaver": gettext_lazy("computer, for a player who left"),
+}
+
+
+def move_list(moves):
+    """Every ply of a live game as its move list shows it: number, colour, square (or
+    "pass") and who made it when that was not the player (time-out, the computer)."""
+    pass_word = _("pass")
+    return [{"number": move.ply, "colour": move.colour, "colour_name": colour_name(move.colour),
+             "square": pass_word if move.is_pass else move.square,
+             "mark": str(MOVE_MARKS.get(move.made_by, ""))} for move in moves]
+
+
 def passes_while_waiting(moves, turn):
     """The passes since the player to move last placed a stone. A pass is followed at
     once by the other side's move; the player it concerns still needs to read it."""
@@ -265,6 +281,7 @@ def game_state(game, record=None):
         "result": result_sentence(game, seats),
         "announcement": announcement,
         "moves_count": len([m for m in moves if not m.is_pass]),
+        "move_list": move_list(moves),
         **draw_offer_view(game),
         # Seated players only (site.css): aborting is refused to anyone else.
         "abort_url": table_action_url(game, "table_abort")
