@@ -285,7 +285,8 @@ def game_state(game, record=None):
         **draw_offer_view(game),
         # Seated players only (site.css): aborting is refused to anyone else.
         "abort_url": table_action_url(game, "table_abort")
-        if game.status == game.Status.PLAYING and abortable(game.variant_obj.colours, moves) else "",
+        if game.kind == game.Kind.TABLE and game.status == game.Status.PLAYING
+        and abortable(game.variant_obj.colours, moves) else "",
     }
 
 

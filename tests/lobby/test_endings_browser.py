@@ -256,3 +256,42 @@ def test_a_gone_player_who_comes_back_in_time_plays_on(gone_site, browser):
     expect(laptop.locator("#game-state")).to_have_attribute("data-ply", "2")
     assert Game.objects.get(pk=table.game_id).status == "playing"
     assert errors == []
+
+
+HIDDEN_TAB = """
+    window.notified = [];
+    window.Notification = function (title, options) { window.notified.push(title + ' | ' + options.body); };
+    window.Notification.permission = 'default';
+    window.Notification.requestPermission = function () {
+        window.Notification.permission = 'granted'; return Promise.resolve('granted'); };
+    window.hideTab = function () {
+        Object.defineProperty(document, 'hidden', { configurable: true, get: () => true });
+        Object.defineProperty(document, 'visibilityState', { configurable: true, get: () => 'hidden' });
+        document.dispatchEvent(new Event('visibilitychange')); };
+    window.showTab = function () {
+        Object.defineProperty(document, 'hidden', { configurable: true, get: () => false });
+        Object.defineProperty(document, 'visibilityState', { configurable: true, get: () => 'visible' });
+        document.dispatchEvent(new Event('visibilitychange')); };
+"""
+
+
+def test_a_hidden_tab_says_your_turn_in_its_title_and_a_notification_once_allowed(live_site, browser):
+    alice, bob = make_user("alice", "Alice"), make_user("bob", "Bob")
+    errors = []
+    table = in_thread(rated_table, alice, bob, rated=False)
+    laptop = person(browser, live_site, alice, errors, viewport=LAPTOP, locale="en-GB")
+    phone = person(browser, live_site, bob, errors, viewport=PHONE, locale="de-DE", is_mobile=True)
+    phone.add_init_script(HIDDEN_TAB)
+    for page in (laptop, phone):
+        page.goto(f"{live_site.url}/tables/{table.code}/")
+        expect(page.locator(".table-game")).to_have_attribute("data-socket", "open")
+    title = phone.title()
+    phone.get_by_role("button", name="Sag mir, wenn ich am Zug bin").click()
+    expect(phone.locator("#turn-notice")).to_be_hidden()
+    phone.evaluate("window.hideTab()")
+    laptop.locator("#game-state button.cell.legal").first.click()  # now it is Bob's turn
+    expect(phone).to_have_title("Du bist am Zug · Reversi")
+    assert phone.evaluate("window.notified") == ["Du bist am Zug · Reversi | Dein Gegner hat gezogen."]
+    phone.evaluate("window.showTab()")
+    expect(phone).to_have_title(title)
+    assert errors == []
