@@ -434,3 +434,25 @@ def test_in_a_three_player_game_the_computer_plays_for_the_gone_player(alice, bo
     game = fresh(endings.computer_for_gone(fresh(game), Viewer(user=carol)))
     assert game.forfeited == ["black"] and game.seat_of("black").left_at is not None
     assert game.status == "playing"
+
+
+def test_every_new_ending_is_named_in_my_games_and_on_player_pages(alice, bob, settings):
+    resigned, agreed, aborted, claimed = (rated_table(alice, bob) for _ in range(4))
+    move(resigned.game, alice)
+    endings.resign(fresh(resigned.game), Viewer(user=bob))
+    endings.offer_draw(fresh(agreed.game), Viewer(user=alice))
+    endings.accept_draw(fresh(agreed.game), Viewer(user=bob))
+    endings.abort(fresh(aborted.game), Viewer(user=alice))
+    settings.PLAYER_GONE_SECONDS = 0
+    here(fresh(claimed.game), "black", "tab")
+    gone(fresh(claimed.game), "black", "tab")
+    endings.claim_win(fresh(claimed.game), Viewer(user=bob))
+    mine = signed_in(bob).get(reverse("my_games")).content.decode()
+    theirs = signed_in(alice).get(reverse("player", args=["bob"])).content.decode()
+    for page in (mine, theirs):
+        for label in ("lost (resigned)", "draw", "aborted", "won"):
+            assert f">{label}" in page, label
+    alices = signed_in(alice).get(reverse("my_games"), HTTP_ACCEPT_LANGUAGE="de").content.decode()
+    assert ">verloren (war weg)" in alices and ">abgebrochen" in alices
+    assert RatingChange.objects.filter(game__in=[aborted.game]).count() == 0
+    assert RatingChange.objects.filter(user=bob).count() == 3
