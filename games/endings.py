@@ -204,7 +204,7 @@ def _gone_to_move(game, viewer):
         raise GameError(_("%(who)s is here.") % {"who": to_move.display_name})
     wait = settings.PLAYER_GONE_SECONDS - gone
     if wait > 0:
-        raise GameError(_("%(who)s has been gone only a moment; wait %(n)d more seconds.")
+        raise GameError(_("%(who)s has not been gone long enough yet: %(n)d s to wait.")
                         % {"who": to_move.display_name, "n": int(wait) + 1})
     return to_move
 

@@ -393,7 +393,7 @@ def test_the_player_to_move_gone_long_enough_loses_by_claim(alice, bob, carol, s
         endings.claim_win(fresh(game), Viewer(user=bob))
     assert gone(game, "black", "tab-1") is False  # one tab still open
     assert gone(game, "black", "tab-2") is True
-    with pytest.raises(GameError, match="Alice has been gone only a moment; wait 1 more seconds."):
+    with pytest.raises(GameError, match="Alice has not been gone long enough yet: 1 s to wait."):
         endings.claim_win(fresh(game), Viewer(user=bob))
     time.sleep(0.6)
     with pytest.raises(GameError, match="Only the absence of the player to move can be claimed."):
