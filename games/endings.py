@@ -60,10 +60,12 @@ def resign(game, viewer):
 DRAW_OFFER_EVERY = 10
 
 
-def two_player_seat(game, viewer):
+def two_player_seat(game, viewer, takeback=False):
+    """running_seat, in a two-player game only (draw offers and takebacks)."""
     seat = running_seat(game, viewer)
     if game.variant_obj.players != 2:
-        raise GameError(_("Draws are offered in two-player games only."))
+        raise GameError(_("Takebacks are asked in two-player games only.") if takeback
+                        else _("Draws are offered in two-player games only."))
     return seat
 
 
@@ -145,7 +147,7 @@ def request_takeback(game, viewer):
     last move (and the reply after it). Any move lets the request lapse (play_move)."""
     with transaction.atomic():
         game = Game.objects.select_for_update().prefetch_related("seats").get(pk=game.pk)
-        seat = two_player_seat(game, viewer)
+        seat = two_player_seat(game, viewer, takeback=True)
         if game.rated:
             raise GameError(_("Moves cannot be taken back at a rated table."))
         opponent_gone(game, seat)
@@ -159,7 +161,7 @@ def request_takeback(game, viewer):
 
 
 def _takeback_to(game, viewer):
-    seat = two_player_seat(game, viewer)
+    seat = two_player_seat(game, viewer, takeback=True)
     if not game.takeback_request or game.takeback_request == seat.colour:
         raise GameError(_("There is no takeback request of your opponent to answer."))
     return seat

@@ -456,3 +456,10 @@ def test_every_new_ending_is_named_in_my_games_and_on_player_pages(alice, bob, s
     assert ">verloren (war weg)" in alices and ">abgebrochen" in alices
     assert RatingChange.objects.filter(game__in=[aborted.game]).count() == 0
     assert RatingChange.objects.filter(user=bob).count() == 3
+
+
+def test_takebacks_are_for_two_players(alice, bob, carol):
+    table = rated_table(alice, bob, carol, board="8x8", rated=False)
+    move(table.game, alice)
+    with pytest.raises(GameError, match="Takebacks are asked in two-player games only."):
+        endings.request_takeback(fresh(table.game), Viewer(user=alice))
