@@ -9,8 +9,10 @@ removes itself and writes when it went; the player is gone since the last time a
 their sockets was heard of. With Redis away nobody can be shown gone (nor claimed
 against): everyone counts as here.
 """
+import asyncio
 import logging
 import time
+import weakref
 from functools import lru_cache
 
 import redis
@@ -39,41 +41,41 @@ def _redis():
     return redis.Redis.from_url(settings.REDIS_URL)
 
 
+# One client (and its pool) per event loop: daphne runs one, so its sockets share it.
+_async_clients = weakref.WeakKeyDictionary()
+
+
 def _async_redis():
-    return redis.asyncio.Redis.from_url(settings.REDIS_URL)
+    loop = asyncio.get_running_loop()
+    client = _async_clients.get(loop)
+    if client is None:
+        client = _async_clients[loop] = redis.asyncio.Redis.from_url(settings.REDIS_URL)
+    return client
 
 
 async def arrive(public_id, colour, channel):
     """A socket of the player at `colour` is open (or still open: the heartbeat).
     Returns whether the player was away until now."""
     now = time.time()
-    client = _async_redis()
-    try:
-        key = _sockets(public_id, colour)
-        async with client.pipeline(transaction=True) as pipe:
-            pipe.zrangebyscore(key, now - STALE, "+inf")
-            pipe.zadd(key, {channel: now})
-            pipe.expire(key, KEEP)
-            before, _added, _expiry = await pipe.execute()
-        return not [member for member in before if member.decode() != channel]
-    finally:
-        await client.aclose()
+    key = _sockets(public_id, colour)
+    async with _async_redis().pipeline(transaction=True) as pipe:
+        pipe.zrangebyscore(key, now - STALE, "+inf")
+        pipe.zadd(key, {channel: now})
+        pipe.expire(key, KEEP)
+        before, _added, _expiry = await pipe.execute()
+    return not [member for member in before if member.decode() != channel]
 
 
 async def depart(public_id, colour, channel):
     """A socket of the player at `colour` closed. Returns whether they are gone now."""
     now = time.time()
-    client = _async_redis()
-    try:
-        key = _sockets(public_id, colour)
-        async with client.pipeline(transaction=True) as pipe:
-            pipe.zrem(key, channel)
-            pipe.set(_left(public_id, colour), now, ex=KEEP)
-            pipe.zrangebyscore(key, now - STALE, "+inf")
-            _removed, _set, others = await pipe.execute()
-        return not others
-    finally:
-        await client.aclose()
+    key = _sockets(public_id, colour)
+    async with _async_redis().pipeline(transaction=True) as pipe:
+        pipe.zrem(key, channel)
+        pipe.set(_left(public_id, colour), now, ex=KEEP)
+        pipe.zrangebyscore(key, now - STALE, "+inf")
+        _removed, _set, others = await pipe.execute()
+    return not others
 
 
 def last_seen(public_id, colours):
