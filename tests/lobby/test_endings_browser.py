@@ -217,12 +217,13 @@ def presence_of(page, colour):
     return page.locator(f'#table-seats li[data-colour="{colour}"] .presence')
 
 
-def test_a_player_closes_their_page_and_after_the_gone_time_the_other_claims_the_win(gone_site, browser):
+def test_a_player_closes_their_page_and_after_the_gone_time_the_other_claims_the_win(live_site, gone_site, browser):
+    """Bob's page is served by one daphne, Alice's by another: presence is shared (Redis)."""
     alice, bob = make_user("alice", "Alice"), make_user("bob", "Bob")
     errors = []
     table = in_thread(rated_table, alice, bob)
-    pages = at_table(browser, gone_site, table, errors, laptop=laptop_en(alice), phone=phone_de(bob))
-    laptop, phone = pages["laptop"], pages["phone"]
+    laptop = at_table(browser, gone_site, table, errors, laptop=laptop_en(alice))["laptop"]
+    phone = at_table(browser, live_site, table, errors, phone=phone_de(bob))["phone"]
     expect(presence_of(phone, "black")).to_have_text("· da")
     laptop.locator("#game-state button.cell.legal").first.click()  # now Bob (White) is to move
     expect(phone.locator("#game-state")).to_have_attribute("data-ply", "1")
