@@ -319,6 +319,9 @@ MOVE_TIME_LIMIT = float(os.environ.get("MOVE_TIME_LIMIT", "60"))
 # A move that left the page before the deadline may arrive this much later; one
 # that arrives later still is refused and the computer moves for the player.
 MOVE_TIME_GRACE = float(os.environ.get("MOVE_TIME_GRACE", "2"))
+# Seconds the player to move must have been gone (no page of theirs open: games.presence)
+# before their opponent may claim the win or let the computer play for them.
+PLAYER_GONE_SECONDS = float(os.environ.get("PLAYER_GONE_SECONDS", "30"))
 
 # Games against the computer that one visitor (account or guest session), and one
 # address, may have it thinking on at once (games.thinking); a further move waits.

@@ -7,7 +7,9 @@ The socket is Origin-checked (config/asgi.py), which is what CSRF is for a form;
 seat is authorised as for a form post, from the session as it is now. Pages without
 JavaScript, or whose socket is down, post the same move over HTTP.
 """
+import asyncio
 import json
+import logging
 import secrets
 import time
 from importlib import import_module
@@ -21,12 +23,15 @@ from django.conf import settings
 from django.contrib.auth import get_user
 from django.utils import translation
 
-from games import broadcast, services
+from games import broadcast, endings, presence, services, signals
 from games.access import GUEST_TOKEN_KEY, Viewer, can_watch, watchable_game
 from games.broadcast import drawn_state, render_state
 from games.models import Game
+from games.outages import UNREACHABLE
 from games.responses import busy_message, page_ply, state_and_message
 from games.thinking import Asker
+
+log = logging.getLogger(__name__)
 
 SessionStore = import_module(settings.SESSION_ENGINE).SessionStore
 
@@ -43,6 +48,27 @@ def parse_move(text):
         return None
     ply = frame.get("ply")
     return frame["move"][:8], str(ply) if type(ply) is int else ply
+
+
+# What a page may ask over its socket besides a move ({"action": "resign"}): each a
+# games.endings call given the game and the viewer, as its form posts it.
+ACTIONS = {"resign": endings.resign, "offer_draw": endings.offer_draw,
+           "accept_draw": endings.accept_draw, "decline_draw": endings.decline_draw, "abort": endings.abort,
+           "request_takeback": endings.request_takeback, "accept_takeback": endings.accept_takeback,
+           "decline_takeback": endings.decline_takeback, "claim_win": endings.claim_win,
+           "computer_for_gone": endings.computer_for_gone}
+
+
+def parse_action(text):
+    """The name of an action in ACTIONS a page's frame asks for, or None."""
+    if not text or len(text) > 200:
+        return None
+    try:
+        frame = json.loads(text)
+    except (ValueError, RecursionError):
+        return None
+    action = frame.get("action") if isinstance(frame, dict) else None
+    return action if isinstance(action, str) and action in ACTIONS else None
 
 
 # A player's socket is pinged with a push at most this often (seconds): the lag moves slowly.
@@ -81,7 +107,7 @@ class GameConsumer(AsyncWebsocketConsumer):
 
     async def connect(self):
         self.viewer = Viewer.from_scope(self.scope)
-        self.game, self.seated = await self.find_game(self.scope["url_route"]["kwargs"]["public_id"])
+        self.game, self.seated, self.here_as = await self.find_game(self.scope["url_route"]["kwargs"]["public_id"])
         if self.game is None:
             await self.close(code=4404)
             return
@@ -96,14 +122,40 @@ class GameConsumer(AsyncWebsocketConsumer):
             return
         self.pinged = (None, 0.0)
         await self.push(*state)
+        if self.here_as:
+            self.heartbeat = asyncio.create_task(self.keep_here())
+
+    async def keep_here(self):
+        """While this socket is open its player is here (games.presence), in every process."""
+        game_id, public_id = self.game.pk, self.game.public_id
+        try:
+            if await presence.arrive(public_id, self.here_as, self.channel_name):
+                await self.seats_changed(game_id)
+            while True:
+                await asyncio.sleep(presence.HEARTBEAT)
+                await presence.arrive(public_id, self.here_as, self.channel_name)
+        except UNREACHABLE as error:  # Redis away: this player counts as here (presence.last_seen)
+            log.warning("presence of game %s not kept (%s)", public_id, error)
+
+    @database_sync_to_async
+    def seats_changed(self, game_id):
+        signals.seats_changed.send(sender=Game, game_id=game_id)
 
     async def disconnect(self, code):
+        heartbeat = getattr(self, "heartbeat", None)
+        if heartbeat is not None:
+            heartbeat.cancel()
+            try:
+                if await presence.depart(self.game_ids[1], self.here_as, self.channel_name):
+                    await self.seats_changed(self.game_ids[0])
+            except UNREACHABLE as error:
+                log.warning("presence of game %s not kept (%s)", self.game_ids[1], error)
         if getattr(self, "game", None) is not None:
             await broadcast.leave(self, self.game.group_name)
 
     async def receive(self, text_data=None, bytes_data=None):
         """A move: {"move": "d3", "ply": "12"}, with the ply of the position the page
-        showed. Played, this page gets the new state at once (the same drawing the push
+        showed; or an action: {"action": "resign"}. Played, this page gets the new state at once (the same drawing the push
         carries; the push's own copy is then skipped); refused, it gets the position as
         it now is with the reason, and nothing changed. "ping" (the page's heartbeat,
         static/js/reconnect.js) is answered "pong"; a pong answers the server's own
@@ -116,22 +168,29 @@ class GameConsumer(AsyncWebsocketConsumer):
         if pong is not None and self.game is not None:
             await self.measured(pong)
             return
-        move = parse_move(text_data)
-        if move is None or self.game is None:
+        if self.game is None:
             return
-        answer = await self.play(*move)
+        move, action = parse_move(text_data), parse_action(text_data)
+        if move is not None:
+            square, ply = move
+            answer = await self.change(lambda game, viewer: services.play_move(
+                game, square, expected_ply=page_ply(ply), viewer=viewer, asker=Asker.from_scope(self.scope, viewer)))
+        elif action is not None:  # {"action": "resign"}: as the action's form posts it
+            answer = await self.change(ACTIONS[action])
+        else:
+            return
         if answer is not None:
             await self.push(*answer)
 
     @database_sync_to_async
-    def play(self, square, ply):
-        """(html, version, refused) to answer the move with, or None when this page may
-        no longer see the game (the next push closes it)."""
+    def change(self, apply):
+        """(html, version, refused) to answer a move or an action with (`apply(game,
+        viewer)`, a games.services or games.endings call), or None when this page may no
+        longer see the game (the next push closes it)."""
         viewer = self.viewer_now()
         with translation.override(self.language):
             try:
-                game = services.play_move(self.game, square, expected_ply=page_ply(ply), viewer=viewer,
-                                          asker=Asker.from_scope(self.scope, viewer))
+                game = apply(self.game, viewer)
             except services.DatabaseBusy as busy:  # the position is not read again: the page keeps its own
                 return busy_message(busy, self.version), self.version, True
             except services.GameError as error:
@@ -200,9 +259,14 @@ class GameConsumer(AsyncWebsocketConsumer):
 
     @database_sync_to_async
     def find_game(self, public_id):
-        """(the game if this viewer may watch it, whether they hold a seat in it for good)."""
+        """(the game if this viewer may watch it, whether they hold a seat in it for good,
+        the colour this socket makes them here at: their seat in a running game, or "")."""
         game = watchable_game(public_id, self.viewer)
-        return game, game is not None and self.holds_seat_for_good(game)
+        seated = game is not None and self.holds_seat_for_good(game)
+        seat = self.viewer.seat_in(game) if seated and game.status == Game.Status.PLAYING else None
+        if game is not None:
+            self.game_ids = (game.pk, game.public_id)  # kept for disconnect, whatever happens to self.game
+        return game, seated, seat.colour if seat is not None and seat.left_at is None else ""
 
     @database_sync_to_async
     def may_watch(self):

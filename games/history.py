@@ -13,8 +13,11 @@ OUTCOME_LABELS = {
     "playing": gettext_lazy("playing"),
     "left": gettext_lazy("left"),
     "abandoned": gettext_lazy("abandoned"),
+    "aborted": gettext_lazy("aborted"),
     "forfeited": gettext_lazy("lost (left the table)"),
     "lost_on_time": gettext_lazy("lost on time"),
+    "resigned": gettext_lazy("lost (resigned)"),
+    "claimed": gettext_lazy("lost (was gone)"),
     "draw": gettext_lazy("draw"),
     "won": gettext_lazy("won"),
     "lost": gettext_lazy("lost"),
@@ -32,8 +35,12 @@ def outcome_for(game, seat):
         return "abandoned"
     if seat is not None and seat.colour in game.flagged:
         return "lost_on_time"
+    if game.ending == Game.Ending.ABORTED:
+        return "aborted"
     if seat is not None and seat.colour in game.forfeited:
         return "forfeited"
+    if game.ending in (Game.Ending.RESIGNED, Game.Ending.CLAIMED) and seat is not None and seat.colour != game.winner:
+        return "resigned" if game.ending == Game.Ending.RESIGNED else "claimed"
     if not game.winner:
         return "draw"
     return "won" if seat is not None and seat.colour == game.winner else "lost"

@@ -51,6 +51,13 @@ class Game(models.Model):
         ABANDONED = "abandoned", _("Abandoned for a new game")
         # A two-player game whose player to move let their clock or their days run out.
         TIME = "time", _("Lost on time")
+        # Two players: the loser resigned (three or four: a resign is a forfeit).
+        RESIGNED = "resigned", _("A player resigned")
+        AGREED = "agreed", _("Drawn by agreement")
+        # Stopped before every player had moved: nobody won, nothing rated.
+        ABORTED = "aborted", _("Aborted")
+        # Two players: the one to move was gone (games.presence) and the other claimed the win.
+        CLAIMED = "claimed", _("Won by claim: the opponent was gone")
 
     class TimeControl(models.TextChoices):
         MOVE = "move", _("60 seconds a move")
@@ -86,6 +93,13 @@ class Game(models.Model):
     flagged = models.JSONField(default=list, blank=True, help_text="colours that ran out of time (3-4 players: "
                                                                    "also in forfeited, like a leaver)")
     is_public = models.BooleanField(default=False, help_text="anyone with the link may review it")
+    # Two players: the colour whose draw offer stands (games.endings), and each colour's
+    # last offer, by ply (one every DRAW_OFFER_EVERY plies).
+    draw_offer = models.CharField(max_length=5, blank=True, help_text="colour offering a draw now")
+    draw_offers = models.JSONField(default=dict, blank=True, help_text="{colour: ply of its last draw offer}")
+    # Casual two-player tables: the colour asking to take back its last move (games.endings);
+    # any move lets the request lapse.
+    takeback_request = models.CharField(max_length=5, blank=True, help_text="colour asking to take back")
     # A rated table's game: rated once, when it finishes (games.signals.game_finished).
     rated = models.BooleanField(default=False)
     # An imported game's importer (an account or a guest's token), who may see it like

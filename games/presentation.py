@@ -12,7 +12,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
 from games import Variant
-from games.record import GameRecord, undo_refusal
+from games.record import GameRecord, abortable, undo_refusal
 
 COLOUR_NAMES = {
     "black": gettext_lazy("Black"),
@@ -31,6 +31,12 @@ BOARD_NAMES = {
 
 def colour_name(colour):
     return str(COLOUR_NAMES.get(colour, colour))
+
+
+def table_action_url(game, name):
+    """The URL of a table action (`name`, e.g. "table_draw") for the table `game` is played at, or ""."""
+    table = next(iter(game.tables.all()), None) if hasattr(game, "tables") else None
+    return reverse(name, args=[table.code]) if table is not None else ""
 
 
 def game_url(game):
@@ -225,6 +231,8 @@ def result_sentence(game, seats=None):
         return ""
     if game.is_abandoned:
         return _("Abandoned for a new game.")
+    if game.ending == game.Ending.ABORTED:
+        return _("Aborted before every player had moved.")
     seats = game.seats.all() if seats is None else seats
     colours = Variant.from_dict(game.variant).colours
     sentence = score_sentence(game.winner, game.score, colours, names=seat_names(seats), counts=game.counts)
@@ -233,6 +241,14 @@ def result_sentence(game, seats=None):
     leavers = [c for c in game.forfeited if c not in game.flagged]
     if leavers:
         sentence += " " + _("Forfeit: %(who)s left the table.") % {"who": ", ".join(colour_name(c) for c in leavers)}
+    if game.ending == game.Ending.RESIGNED:
+        loser = next(c for c in colours if c != game.winner)
+        sentence += " " + _("%(who)s resigned.") % {"who": colour_name(loser)}
+    if game.ending == game.Ending.CLAIMED:
+        loser = next(c for c in colours if c != game.winner)
+        sentence += " " + _("%(who)s was gone; the win was claimed.") % {"who": colour_name(loser)}
+    if game.ending == game.Ending.AGREED:
+        sentence += " " + _("Drawn by agreement.")
     return sentence
 
 
@@ -243,6 +259,22 @@ def live_sentence(move):
         return move_sentence(move)
     return _("%(who)s ran out of time: the computer played %(square)s for them and flipped %(n)d.") % {
         "who": colour_name(move.colour), "square": move.square, "n": len(move.flips)}
+
+
+MOVE_MARKS = {
+    "timeout": gettext_lazy("time-out"),
+    "computer": gettext_lazy("computer"),
+    "leaver": gettext_lazy("computer, for a player who left"),
+}
+
+
+def move_list(moves):
+    """Every ply of a live game as its move list shows it: number, colour, square (or
+    "pass") and who made it when that was not the player (time-out, the computer)."""
+    pass_word = _("pass")
+    return [{"number": move.ply, "colour": move.colour, "colour_name": colour_name(move.colour),
+             "square": pass_word if move.is_pass else move.square,
+             "mark": str(MOVE_MARKS.get(move.made_by, ""))} for move in moves]
 
 
 def passes_while_waiting(moves, turn):
@@ -334,4 +366,24 @@ def game_state(game, record=None):
         "moves_count": len([m for m in moves if not m.is_pass]),
         "clocks": clocks_view(game, seats),
         "turn_started": f"{game.turn_started_at.timestamp():.3f}" if game.turn_started_at else "",
+        "move_list": move_list(moves),
+        **draw_offer_view(game),
+        # Seated players only (site.css): aborting is refused to anyone else.
+        "abort_url": table_action_url(game, "table_abort")
+        if game.kind == game.Kind.TABLE and game.status == game.Status.PLAYING
+        and abortable(game.variant_obj.colours, moves) else "",
     }
+
+
+def draw_offer_view(game):
+    """The standing draw offer and takeback request of a running game: who makes it, to
+    whom, where it is answered."""
+    if game.status != game.Status.PLAYING:
+        return {}
+    shown = {}
+    for key, by, url_name in (("draw_offer", game.draw_offer, "table_draw"),
+                              ("takeback", game.takeback_request, "table_takeback")):
+        if by:
+            to = next(c for c in game.variant_obj.colours if c != by)
+            shown[key] = {"by_name": colour_name(by), "to": to, "url": table_action_url(game, url_name)}
+    return shown

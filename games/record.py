@@ -1,5 +1,6 @@
 """A game's moves, seats and position as the write path and the drawing share them,
-and the rules that follow from the moves alone (whether Undo is allowed)."""
+and the rules that follow from the moves alone (whether Undo is allowed, whether a
+game may still be aborted)."""
 from django.utils.translation import gettext as _
 
 from games import Board
@@ -59,3 +60,9 @@ def undo_refusal(game, seat, moves):
 def last_own_move(moves, colour):
     """The last move `colour` chose (passes made for it automatically do not count)."""
     return next((m for m in reversed(moves) if m.colour == colour and m.made_by != Move.MadeBy.AUTO), None)
+
+
+def abortable(colours, moves):
+    """Whether a game with these `moves` may still be aborted (games.endings.abort):
+    some colour has made no move of its own yet."""
+    return any(last_own_move(moves, colour) is None for colour in colours)

@@ -1,4 +1,5 @@
-"""With games.seating (the seats of tables), the only code that changes a stored game:
+"""With games.seating (the seats of tables) and games.endings (a game ended before the
+board is: resigned...), the only code that changes a stored game:
 its Game, Seat and Move rows and their locks (tests/site/test_game_writers.py checks
 that lobby, accounts and config only read them).
 
@@ -315,6 +316,10 @@ def _apply_move(game, square, *, expected_ply, viewer, made_by):
             board.push("pass")
         charged = _charge_clock(game, seat, now)  # before _state_after: a pass may give the mover the turn again
         changes = {"ply": expected_ply + len(records), "updated_at": now, **_state_after(game, board, now)}
+        if game.draw_offer and game.draw_offer != colour:  # the offerer's opponent moved: it lapses
+            changes["draw_offer"] = ""
+        if game.takeback_request:  # asked of the position before this move: it lapses
+            changes["takeback_request"] = ""
         updated = Game.objects.filter(pk=game.pk, ply=expected_ply, status=Game.Status.PLAYING).update(
             version=F("version") + 1, **changes)
         if updated != 1:
@@ -345,6 +350,28 @@ def _announce_finish(game, outcome):
             signals.game_finished.send(sender=Game, game=game, ranking=ranking_with_forfeits(game, outcome))
     except Exception:
         log.exception("game %s finished, but a game_finished receiver failed", game.public_id)
+
+
+def finish_early(game, record, outcome, ending, **also):
+    """End `game` now, at the position `record` holds, with `outcome` (Board.decided):
+    resigned, agreed drawn, claimed (games.endings), lost on time (flag). `also`: more
+    Game fields to write. Inside the caller's transaction, under the game row's lock;
+    the update is conditional on the ply read under it, so a move that got in first
+    makes this a StaleMove and nothing changes."""
+    now = timezone.now()
+    changes = {"status": Game.Status.FINISHED, "ending": ending, "turn": "", "deadline": None,
+               "winner": outcome.winner or "", "counts": outcome.counts, "score": outcome.score,
+               "draw_offer": "", "finished_at": now, "updated_at": now, **also}
+    updated = Game.objects.filter(pk=game.pk, ply=game.ply, status=Game.Status.PLAYING).update(
+        version=F("version") + 1, **changes)
+    if updated != 1:
+        raise StaleMove(_("The game has moved on; here is the current position."))
+    for field, value in changes.items():
+        setattr(game, field, value)
+    game.version += 1
+    _announce_finish(game, outcome)
+    transaction.on_commit(lambda: game_changed(game.pk, schedule=False, record=record))
+    return game
 
 
 def ranking_with_forfeits(game, outcome):
@@ -462,15 +489,17 @@ def leave(game, viewer):
             raise NotYourTurn(_("You have no seat in this game."))
         if seat.left_at is not None:
             raise GameError(_("You have already left this game."))
-        _forfeit(game, seat)
+        forfeit_seat(game, seat)
     game.refresh_from_db()
     return game
 
 
-def _forfeit(game, seat, **also):
-    """`seat` leaves the locked, running `game` for good (a leaver, or a player of three
-    or four out of time): the computer plays it from now on and it ranks last. `also`:
-    more Game fields to write."""
+def forfeit_seat(game, seat, **also):
+    """The player at `seat` is out for good (they left, ran out of time in a game of
+    three or four, or were gone and their opponent let the computer play for them:
+    games.endings): they lose, ranked last, and the computer plays their seat to the
+    end. `also`: more Game fields to write. Inside the caller's transaction, under the
+    game row's lock."""
     now = timezone.now()
     Seat.objects.filter(pk=seat.pk, left_at__isnull=True).update(left_at=now)
     their_turn = game.turn == seat.colour
@@ -531,7 +560,7 @@ def timeout_move(game_id, ply):
 def flag(game_id, ply):
     """The player to move at `ply` ran out of their clock or their days (docs/rules.md
     §4.1, §11.3): of two, they lose on time, scored by Board.decided; of three or four,
-    they are out like a leaver (_forfeit) and the computer plays on for them. Once,
+    they are out like a leaver (forfeit_seat) and the computer plays on for them. Once,
     under the game's lock and ply guard, and only when they are still due."""
     with transaction.atomic():
         game = (Game.objects.select_for_update().prefetch_related("seats")
@@ -543,24 +572,13 @@ def flag(game_id, ply):
         seat = game.seat_of(colour)
         Seat.objects.filter(pk=seat.pk).update(remaining=0.0 if seat.remaining is not None else None)
         if len(game.variant_obj.colours) > 2:
-            _forfeit(game, seat, flagged=[*game.flagged, colour])
+            forfeit_seat(game, seat, flagged=[*game.flagged, colour])
             game.refresh_from_db()
             return game
-        outcome = record.board.decided(colour)
-        now = timezone.now()
-        changes = {"turn": "", "deadline": None, "status": Game.Status.FINISHED, "ending": Game.Ending.TIME,
-                   "winner": outcome.winner, "counts": outcome.counts, "score": outcome.score,
-                   "flagged": [colour], "finished_at": now, "updated_at": now}
-        updated = Game.objects.filter(pk=game.pk, ply=ply, status=Game.Status.PLAYING).update(
-            version=F("version") + 1, **changes)
-        if updated != 1:
+        try:
+            return finish_early(game, record, record.board.decided(colour), Game.Ending.TIME, flagged=[colour])
+        except StaleMove:
             return None
-        for field, value in changes.items():
-            setattr(game, field, value)
-        game.version += 1
-        _announce_finish(game, outcome)
-        transaction.on_commit(lambda: game_changed(game.pk))
-    return game
 
 
 # The most the computer may think per move, by level: Easy and Normal search to

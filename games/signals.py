@@ -13,3 +13,8 @@ state_pushed = Signal()
 # last, the latest leaver above the earlier ones). The receivers run in a savepoint:
 # one that raises is logged and its writes are undone, and the game still finishes.
 game_finished = Signal()
+
+# Sent after commit when who is at a game changed without a move: a player's pages all
+# closed or one opened again (games.consumers), a gone player's seat given to the
+# computer (games.endings). Argument: game_id.
+seats_changed = Signal()

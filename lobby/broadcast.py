@@ -76,6 +76,12 @@ def on_state_pushed(sender, game, **kwargs):
         table_changed(table.pk, lobby=table.listed)
 
 
+def on_seats_changed(sender, game_id, **kwargs):
+    """games.signals.seats_changed: a player went or came back; the table's pages redraw its seats."""
+    for table in Table.objects.filter(game_id=game_id):
+        table_changed(table.pk, lobby=False)
+
+
 def render_lobby():
     return render_to_string("lobby/includes/tables.html", lobby_tables())
 

@@ -1,7 +1,10 @@
-"""The table form (every variant of docs/rules.md, seats, level, public or private) and the code form.
+"""The table form (every variant of docs/rules.md, seats (the host's own, or drawn at random),
+level, public or private) and the code form.
 
 The table form offers only the seats the chosen number of players has, and never
 your own seat to the computer; the server checks both again."""
+import random
+
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
@@ -12,6 +15,7 @@ from games.presentation import COLOUR_NAMES, colour_name
 from lobby.actions import GUEST_NAME_MAX
 
 SEAT_CHOICES = [(colour, COLOUR_NAMES[colour]) for colour in COLOURS]
+RANDOM = "random"  # the host's colour drawn among the seats not given to the computer
 
 # Clocks as minutes+seconds of increment (docs/rules.md §11.3), and the custom one's bounds.
 CLOCK_PRESETS = ("1+1", "3+2", "5+3", "10+5", "15+10")
@@ -33,7 +37,8 @@ class TableForm(VariantForm):
     rated = forms.BooleanField(label=_("Rated: the result changes the players' ratings"), required=False,
                                initial=False, help_text=_("Only players with an account sit at a rated table, "
                                                           "and no seat goes to the computer."))
-    seat = forms.ChoiceField(label=_("Your seat"), choices=SEAT_CHOICES, initial="black", widget=OfferSelect,
+    seat = forms.ChoiceField(label=_("Your seat"), choices=[*SEAT_CHOICES, (RANDOM, _("Random"))], initial="black",
+                             widget=OfferSelect,
                              help_text=_("Black moves first, then White, Red and Green."))
     computer = forms.MultipleChoiceField(label=_("Seats for the computer"), choices=SEAT_CHOICES, required=False,
                                          widget=OfferCheckboxes)
@@ -56,7 +61,7 @@ class TableForm(VariantForm):
         colours = COLOURS[:options["players"]]
         self.fields["seat"].widget.disabled_values = set(COLOURS) - set(colours)
         seat = self.current_value("seat")
-        self.fields["computer"].widget.disabled_values = (set(COLOURS) - set(colours)) | {seat}
+        self.fields["computer"].widget.disabled_values = (set(COLOURS) - set(colours)) | ({seat} - {RANDOM})
         if self.current_value("rated"):  # a rated table is for people only
             self.fields["computer"].widget.disabled_values = set(COLOURS)
 
@@ -66,6 +71,9 @@ class TableForm(VariantForm):
         if variant is None:
             return data
         seat, computer = data.get("seat"), data.get("computer") or []
+        if seat == RANDOM:
+            free = [colour for colour in variant.colours if colour not in computer]
+            seat = data["seat"] = random.SystemRandom().choice(free) if free else variant.colours[0]
         for colour in [seat, *computer]:
             if colour and colour not in variant.colours:
                 self.add_error("seat" if colour == seat else "computer", _(

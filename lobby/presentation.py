@@ -1,8 +1,10 @@
 """The seats panel of a table page, for one viewer, as its template draws it (the
 table page serves it, and the table's websocket pushes it on every change)."""
+from django.conf import settings
 from django.template.loader import render_to_string
 
 from accounts.ratings import seat_ratings
+from games import presence
 from games.models import Game
 from games.presentation import colour_name
 from games.seating import seat_is_free
@@ -31,9 +33,10 @@ def seats_view(table, viewer):
             "name": "" if kind == "free" else seat.display_name,
             "username": seat.user.get_username() if seat.user_id else "",
             "is_host": seat.user_id is not None and seat.user_id == table.host_id,
-            "is_me": seat is mine,
+            "is_me": seat is mine, "here": None,
         })
     _add_ratings(game, seats, rows)
+    claims = _add_presence(game, seats, rows, mine)
     waiting = game.status == Game.Status.WAITING
     return {
         "rematch": rematch.offer(table, game, seats, mine),
@@ -44,6 +47,12 @@ def seats_view(table, viewer):
         "can_give_up_seat": waiting and mine is not None,
         "can_leave": game.status == Game.Status.PLAYING and mine is not None and mine.left_at is None,
         "has_left": mine is not None and mine.left_at is not None,
+        "gone_claims": claims, "two_players": len(seats) == 2,
+        # Three or four players resign by leaving: the panel's Leave table is that.
+        "can_resign": game.status == Game.Status.PLAYING and mine is not None and mine.left_at is None
+        and game.variant_obj.players == 2,
+        "can_take_back": game.status == Game.Status.PLAYING and mine is not None and mine.left_at is None
+        and game.variant_obj.players == 2 and not game.rated,
     }
 
 
@@ -52,6 +61,28 @@ def _add_ratings(game, seats, rows):
     found = seat_ratings(game, seats)
     for row in rows:
         row["rating"] = found.get(row["colour"]) if row["kind"] in ("player", "left") else None
+
+
+def _add_presence(game, seats, rows, mine):
+    """Each person's seat of a running game says whether they are here (games.presence).
+    Returns, for a seated viewer, the gone players they may act for once they are due:
+    [{"colour", "name", "ready_at" (ms since the epoch)}]; the page shows each while that
+    player is to move and their time has come (table.js), the server checks again."""
+    if game.status != Game.Status.PLAYING:
+        return []
+    people = [seat for seat in seats if not seat.is_computer and seat.left_at is None and not seat_is_free(seat)]
+    seen = presence.last_seen(game.public_id, [seat.colour for seat in people])
+    claims = []
+    for row in rows:
+        if row["colour"] not in seen:
+            continue
+        here, since = seen[row["colour"]]
+        row["here"] = here
+        seat = next(seat for seat in people if seat.colour == row["colour"])
+        if not here and since is not None and mine is not None and mine.left_at is None and seat is not mine:
+            claims.append({"colour": seat.colour, "name": seat.display_name,
+                           "ready_at": int((since + settings.PLAYER_GONE_SECONDS) * 1000)})
+    return claims
 
 
 def render_seats(table, viewer, request=None):

@@ -1,5 +1,5 @@
 """Tables: the form that opens one, joining by code, the lobby, the table page and
-its actions (take a seat, take it as a guest, leave, move).
+its actions (take a seat, take it as a guest, leave, move, resign, draw offers, abort, takebacks, a gone player).
 
 Every action is authorised on the server from the session (games.access.Viewer):
 only a seat's owner moves for it, only a seated player leaves. htmx requests get
@@ -20,7 +20,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from accounts import throttle
-from games import seating
+from games import endings, seating
 from games import services as game_services
 from games.access import Viewer
 from games.models import Game
@@ -269,6 +269,72 @@ def giving_up(table, seat):
     hosting = seat.user_id is not None and seat.user_id == table.host_id
     new_host = next((s.display_name for s in others if s.user_id), "") if hosting else ""
     return {"closes": not others, "new_host": new_host}
+@require_http_methods(["GET", "POST"])
+def resign(request, code):
+    """GET asks for confirmation; POST resigns (games.endings.resign). With JavaScript
+    the table page asks in a dialog and sends the resign over the game's socket."""
+    table, viewer, refused = find(request, code)
+    if refused:
+        return refused
+    game = table.game
+    seat = viewer.seat_in(game)
+    if request.method == "GET":
+        if seat is None:
+            return redirect("table", code=table.code)
+        return render(request, "lobby/resign.html", {"table": table, "game": game})
+    try:
+        endings.resign(game, viewer)
+    except GameError as error:
+        return done(request, table, error=error)
+    if game.variant_obj.players > 2:  # a leave: the seats panel says so (a finished game tells it itself)
+        table_changed(table.pk, lobby=False)
+    return done(request, table)
+
+
+@require_POST
+def abort(request, code):
+    """Abort the game before every player has moved (games.endings.abort)."""
+    table, viewer, refused = find(request, code)
+    if refused:
+        return refused
+    try:
+        endings.abort(table.game, viewer)
+    except GameError as error:
+        return done(request, table, error=error)
+    return done(request, table)
+
+
+DRAW_ANSWERS = {"offer": endings.offer_draw, "accept": endings.accept_draw, "decline": endings.decline_draw}
+TAKEBACK_ANSWERS = {"request": endings.request_takeback, "accept": endings.accept_takeback,
+                    "decline": endings.decline_takeback}
+
+
+def answer_view(answers, unknown):
+    """A POST view that calls answers[the form's `answer`](game, viewer); `unknown` is the
+    refusal of any other answer."""
+    @require_POST
+    def view(request, code):
+        table, viewer, refused = find(request, code)
+        if refused:
+            return refused
+        answer = answers.get(request.POST.get("answer", ""))
+        try:
+            if answer is None:
+                raise GameError(unknown())
+            answer(table.game, viewer)
+        except GameError as error:
+            return done(request, table, error=error)
+        return done(request, table)
+    return view
+
+
+GONE_ANSWERS = {"claim": endings.claim_win, "computer": endings.computer_for_gone}
+# Offer a draw, or accept or decline the opponent's.
+draw = answer_view(DRAW_ANSWERS, lambda: _("Offer a draw, or accept or decline one."))
+# Ask to take back one's last move, or allow or decline the opponent's request.
+takeback = answer_view(TAKEBACK_ANSWERS, lambda: _("Ask for a takeback, or allow or decline one."))
+# The player to move is gone: claim the win, or let the computer play for them.
+gone = answer_view(GONE_ANSWERS, lambda: _("Claim the win, or let the computer play for the gone player."))
 
 
 @require_POST

@@ -92,12 +92,17 @@ def socket_answer(page):
     """Around a click on a square of a page whose game socket is open (moves.js sends
     the move over it): returns once the first message after the move went out (its
     answer: the new state, or the position with the reason it was refused) has been
-    swapped in. While it is the clicker's turn nothing else is pushed in between."""
+    swapped in. While it is the clicker's turn nothing else is pushed in between on the
+    game socket (a table's seats socket may push, say, that a player came or went)."""
     wait_for_game_socket(page)
     page.evaluate("""() => { window.socketAnswered = false;
-        document.addEventListener('htmx:wsAfterSend', function sent() {
+        const game = (event) => ((event.target.closest('[ws-connect]') || event.target).getAttribute('ws-connect')
+            || '').includes('/ws/games/');
+        document.addEventListener('htmx:wsAfterSend', function sent(event) {
+            if (!game(event)) return;
             document.removeEventListener('htmx:wsAfterSend', sent);
-            document.addEventListener('htmx:wsAfterMessage', function done() {
+            document.addEventListener('htmx:wsAfterMessage', function done(event) {
+                if (!game(event)) return;
                 window.socketAnswered = true;
                 document.removeEventListener('htmx:wsAfterMessage', done);
             });

@@ -20,6 +20,7 @@ from functools import lru_cache
 from . import clock
 from .bitboard import Tables
 from .endgame import INF, Timeout
+from .ordering import move_priority
 
 try:
     from ._core import SEARCH_TABLE_BYTES, TABLE_BYTES, Core, Evaluator
@@ -62,7 +63,6 @@ def native_evaluator(geo: Tables, anti: bool, evaluation: str = "learned"):
     from .evaluation import hand_tables
     from .learned import shipped_stages, stage_tables
     from .patterns import pattern_set
-    from .search import move_priority
 
     hand = hand_tables(geo, anti)
     patterns = None

@@ -22,6 +22,7 @@ from . import clock
 
 from .bitboard import Tables
 from .core import core_for
+from .ordering import move_priority
 from .endgame import Timeout, final_score
 
 WIN = 100_000
@@ -44,20 +45,6 @@ def to_stones(v: float) -> float:
     if v <= -WIN:
         return (v + WIN) / 100
     return v / 100
-
-
-def move_priority(geo: Tables, anti: bool) -> list[int]:
-    """Static move priority per square (smaller first): corners, then plain
-    squares, then C squares, X squares last (reversed roles in anti)."""
-    static = [0] * geo.size
-    for i in geo.squares:
-        if geo.corners >> i & 1:
-            static[i] = 60 if anti else -60
-        elif geo.x_squares >> i & 1:
-            static[i] = -10 if anti else 40
-        elif geo.c_squares >> i & 1:
-            static[i] = 0 if anti else 20
-    return static
 
 
 class Searcher:

@@ -156,7 +156,7 @@ class GamesFilter(forms.Form):
             games = games.filter(finished).exclude(winner="").exclude(
                 Exists(my_seats.filter(colour=OuterRef("winner"))))
         elif result == "draw":
-            games = games.filter(finished, winner="").exclude(ending=Game.Ending.ABANDONED)
+            games = games.filter(finished, winner="").exclude(ending__in=[Game.Ending.ABANDONED, Game.Ending.ABORTED])
         elif result == "playing":
             games = games.exclude(finished)
         opponent = (data.get("opponent") or "").strip()

@@ -52,6 +52,14 @@ TERMINATIONS = {
 }
 
 
+# Games that ended before the board did (docs/rules.md §4.1), scored by Board.decided.
+EARLY_ENDINGS = {
+    Game.Ending.RESIGNED: gettext_lazy("Ended early by a resignation."),
+    Game.Ending.AGREED: gettext_lazy("Ended early: the players agreed a draw."),
+    Game.Ending.CLAIMED: gettext_lazy("Ended early: the player to move was gone and the win was claimed."),
+}
+
+
 def outcome_sentence(replay):
     """'Black wins 40–24 (Black 40, White 24).' for a record that is not stored (an import)."""
     outcome = replay.final.outcome()
@@ -67,6 +75,8 @@ def ending_sentence(replay, game=None):
         who = ", ".join(str(colour_name(c)) for c in game.flagged)
         text = _("%(who)s lost on time.") % {"who": who}
         return f"{text} {TERMINATIONS[outcome.termination]}" if outcome else text
+    if game is not None and game.ending in EARLY_ENDINGS:
+        return str(EARLY_ENDINGS[game.ending])
     if game is not None and game.ending == Game.Ending.FORFEIT:
         text = _("A player left; the computer played their side to the end.")
         return f"{text} {TERMINATIONS[outcome.termination]}" if outcome else text

@@ -116,4 +116,13 @@
   document.addEventListener("htmx:oobAfterSwap", refresh);
   document.addEventListener("htmx:wsAfterMessage", refresh);
   document.addEventListener("htmx:wsAfterMessage", dropStaleMessage);
+
+  // The move list shows its newest move (it scrolls once it is long).
+  function lastMove() {
+    var list = document.getElementById("move-list");
+    if (list) list.scrollTop = list.scrollHeight;
+  }
+  document.addEventListener("htmx:wsAfterMessage", lastMove);
+  document.addEventListener("htmx:afterSwap", lastMove);
+  document.addEventListener("DOMContentLoaded", lastMove);
 })();

@@ -71,4 +71,39 @@
     awaitingUntil = Date.now() + 3000;
     socket.send(JSON.stringify({ move: cell.value, ply: form.elements.ply.value }), cell);
   });
+
+  // An action (resign) asked for by a confirmed dialog, below.
+  document.addEventListener("socket-action", function (event) {
+    var socket = open.get(event.target);
+    if (socket) socket.send(JSON.stringify({ action: event.detail.action }), event.target);
+  });
+})();
+
+// A link with data-confirm opens its dialog instead of the confirmation page. A form
+// or button with data-socket-action (the dialog's resign, the draw offer and its
+// answers) goes over the game's socket while it is open, and posts otherwise.
+(function () {
+  "use strict";
+  document.addEventListener("click", function (event) {
+    var link = event.target.closest && event.target.closest("a[data-confirm]");
+    var dialog = link && document.querySelector(link.dataset.confirm);
+    if (!dialog || typeof dialog.showModal !== "function") return; // the page asks instead
+    event.preventDefault();
+    dialog.showModal();
+  });
+  // On the window, in the capture phase: the post that is not made is nobody's business
+  // (table.js waits for the answer of every form it sees submitted).
+  window.addEventListener("submit", function (event) {
+    var form = event.target, submitter = event.submitter;
+    var action = (submitter && submitter.dataset.socketAction) || (form.dataset && form.dataset.socketAction);
+    if (!action) return;
+    if (submitter && submitter.getAttribute("formmethod") === "dialog") return; // "keep playing"
+    var holder = document.querySelector(".table-game[ws-connect]");
+    if (!holder || holder.dataset.socket !== "open") return; // the form posts it
+    event.preventDefault();
+    event.stopPropagation();
+    var dialog = form.closest("dialog");
+    if (dialog) dialog.close();
+    holder.dispatchEvent(new CustomEvent("socket-action", { bubbles: true, detail: { action: action } }));
+  }, true);
 })();

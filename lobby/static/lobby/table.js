@@ -1,4 +1,4 @@
-// A table page: the move countdown, reloading when the game starts or a rematch begins,
+// A table page: the move countdown, a gone player's claims when they are due, reloading when the game starts or a rematch begins,
 // the viewer's seat, the free seats of the guest form, hiding the invitation of a closed
 // table, copying the link.
 (function () {
@@ -7,7 +7,17 @@
   // How far the server's clock is ahead of this one (measured when the page was served).
   var offset = page && page.dataset.serverNow ? Number(page.dataset.serverNow) - Date.now() : 0;
 
+  // A gone player's claims show while that player is to move and their time has come.
+  function claims() {
+    var state = document.getElementById("game-state");
+    Array.prototype.forEach.call(document.querySelectorAll(".gone-claims"), function (claim) {
+      var due = Date.now() + offset >= Number(claim.dataset.readyAt);
+      claim.hidden = !(state && state.dataset.status === "playing" && state.dataset.turn === claim.dataset.colour && due);
+    });
+  }
+
   function tick() {
+    claims();
     var clock = document.getElementById("move-clock");
     if (!clock) return;
     var state = document.getElementById("game-state");
