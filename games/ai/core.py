@@ -19,7 +19,7 @@ from functools import lru_cache
 
 from . import clock
 from .bitboard import Tables
-from .endgame import INF, Timeout
+from .endgame import INF, Timeout, mtdf
 from .ordering import move_priority
 
 try:
@@ -123,25 +123,9 @@ class CoreSolver:
         """``EndgameSolver.solve_exact``: MTD(f) from ``guess`` between the
         proven bounds ``lo``/``hi``; on a timeout ``proven`` is the best
         (lower bound, move) proven so far."""
-        lo, hi = max(lo, -self.top), min(hi, self.top)
-        fallback = move
-        self.proven = (lo, move)
-        step = 1
-        while lo < hi:
-            t = lo + 1 if guess <= lo else hi if guess > hi else guess
-            v, sq = self._probe(P, O, t)
-            if v >= t:
-                lo, move = v, sq
-                self.proven = (lo, move)
-                guess = v + step
-                step *= 2
-            else:
-                hi = v
-                guess = v if step == 1 else (lo + v + 1) // 2
-                step = 1
-        if move is None and fallback is None:
-            move = self._any_move(P, O)
-        return lo, (move if move is not None else fallback)
+        lo, move, _fail_low = mtdf(lambda t: self._probe(P, O, t), max(lo, -self.top), min(hi, self.top), guess,
+                                   move, self)
+        return lo, (move if move is not None else self._any_move(P, O))
 
     def solve_from_guess(self, P: int, O: int, guess: int) -> tuple[int, int | None]:
         """Win/draw/loss first (two probes), then the exact score from ``guess``."""

@@ -45,6 +45,34 @@ def final_score(P: int, O: int, empties: int, anti: bool = False) -> int:
     return 0
 
 
+def mtdf(probe, lo: int, hi: int, guess: int, move: int | None, solver) -> tuple[int, int | None, int | None]:
+    """MTD(f) between the proven bounds ``lo`` < value <= ``hi``, shared by both
+    solvers: ``probe(t)`` answers (v, move) with v >= t exactly when the value is at
+    least t. Starts from ``guess``; after each further fail-high the next question
+    jumps twice as far (a bad guess costs few probes), and a fail-low after a jump
+    asks half-way back. Each proven bound is kept in ``solver.proven`` (what a
+    timeout leaves). Returns (value, the move reaching it or ``move`` when none
+    was proven, a move from a fail-low: the fallback when there is no other)."""
+    fallback = move
+    solver.proven = (lo, move)
+    step = 1
+    while lo < hi:
+        t = lo + 1 if guess <= lo else hi if guess > hi else guess
+        v, sq = probe(t)
+        if v >= t:
+            lo, move = v, sq
+            solver.proven = (lo, move)
+            guess = v + step
+            step *= 2
+        else:
+            hi = v
+            guess = v if step == 1 else (lo + v + 1) // 2
+            step = 1
+            if fallback is None:
+                fallback = sq
+    return lo, move, fallback
+
+
 class EndgameSolver:
     """Exact solver; one instance may be reused (its table is kept)."""
 
@@ -83,34 +111,8 @@ class EndgameSolver:
         ``lo``), e.g. by a win/draw/loss solve.  On a timeout,
         ``self.proven`` is the best (lower bound, move) proven so far."""
         top = self.top
-        if lo < -top:
-            lo = -top
-        if hi > top:
-            hi = top
-        fallback = move
-        self.proven = (lo, move)
-        step = 1
-        while lo < hi:
-            t = guess
-            if t <= lo:
-                t = lo + 1
-            elif t > hi:
-                t = hi
-            v, sq = self._root(P, O, t - 1, t)
-            if v >= t:
-                lo, move = v, sq
-                self.proven = (lo, move)
-                # after each further fail-high the next question jumps twice
-                # as far (a bad guess costs few probes) ...
-                guess = v + step
-                step *= 2
-            else:
-                # ... and a fail-low after a jump asks half-way back
-                hi = v
-                guess = v if step == 1 else (lo + v + 1) // 2
-                step = 1
-                if fallback is None:
-                    fallback = sq
+        lo, move, fallback = mtdf(lambda t: self._root(P, O, t - 1, t), max(lo, -top), min(hi, top), guess, move,
+                                  self)
         return lo, (move if move is not None else fallback)
 
     def solve_from_guess(self, P: int, O: int, guess: int) -> tuple[int, int | None]:
