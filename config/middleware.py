@@ -23,7 +23,8 @@ class ContentLengthMiddleware:
     it: a foreign Host raises inside it, and that 400 went out with no length. To a
     GET daphne then sends chunks, but to a HEAD neither a length nor chunks, which
     leaves a client or proxy unsure where the answer ends on a kept-alive
-    connection. First in MIDDLEWARE, so every answer passes here."""
+    connection. A HEAD gets the length and no body. First in MIDDLEWARE, so every
+    answer passes here."""
 
     def __init__(self, get_response):
         self.get_response = get_response
@@ -32,6 +33,10 @@ class ContentLengthMiddleware:
         response = self.get_response(request)
         if not response.streaming and not response.has_header("Content-Length"):
             response.headers["Content-Length"] = str(len(response.content))
+        if request.method == "HEAD" and not response.streaming:
+            # The length stays; the body goes here, since daphne let the tail of a
+            # large one through after the headers, read as the next answer.
+            response.content = b""
         return response
 
 
