@@ -41,7 +41,13 @@
   // meanwhile would cancel it and could load the page without that seat.
   var submitting = false;
   document.addEventListener("submit", function () { submitting = true; }, true);
-  document.addEventListener("htmx:afterRequest", function () { submitting = false; startedOrClosed(); });
+  document.addEventListener("htmx:afterRequest", function (event) {
+    var xhr = event.detail && event.detail.xhr;
+    // An answer that reloads the page (HX-Refresh): one reload, the one that shows its message.
+    if (xhr && xhr.status === 204 && xhr.getResponseHeader("HX-Refresh") === "true") return;
+    submitting = false;
+    startedOrClosed();
+  });
 
   function startedOrClosed() {
     var seats = document.getElementById("table-seats");
