@@ -4,6 +4,7 @@ Tests talk to real parts: the Redis of REDIS_URL (or a private one started here)
 the test database, daphne and a Celery worker as subprocesses, Debian's Chromium.
 """
 import os
+import time
 
 import pytest
 import redis as redis_py
@@ -42,6 +43,35 @@ def django_db_modify_db_settings(django_db_modify_db_settings_parallel_suffix):
     dropping the test database. The daphne and worker processes under test keep
     their connections as in production."""
     settings.DATABASES["default"]["CONN_MAX_AGE"] = 0
+
+
+@pytest.fixture(scope="session", autouse=True)
+def flush_survives_the_live_site():
+    """On PostgreSQL the flush after a transactional test is one TRUNCATE of every
+    table; a worker or daphne of the live site may still be finishing a move it took
+    up before the test ended, lock a row the TRUNCATE wants next and make PostgreSQL
+    end the flush as a deadlock. The flush is one transaction, so it is tried again."""
+    from django.core.management.base import CommandError
+    from django.db import connection
+    from django.test import TransactionTestCase
+
+    flush = TransactionTestCase._fixture_teardown
+    if connection.vendor != "postgresql":
+        yield
+        return
+
+    def flush_again_after_a_deadlock(test_case):
+        for attempt in range(5):
+            try:
+                return flush(test_case)
+            except CommandError:
+                if attempt == 4:
+                    raise
+                time.sleep(0.5 * (attempt + 1))
+
+    TransactionTestCase._fixture_teardown = flush_again_after_a_deadlock
+    yield
+    TransactionTestCase._fixture_teardown = flush
 
 
 @pytest.fixture(scope="session", autouse=True)
