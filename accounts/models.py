@@ -7,6 +7,7 @@ in AccountsConfig.ready), falling back to the username.
 from django.conf import settings
 from django.core.exceptions import ObjectDoesNotExist
 from django.db import models
+from django.db.models import F
 from django.utils.translation import gettext_lazy as _
 
 DISPLAY_NAME_MAX = 40
@@ -68,6 +69,8 @@ class Rating(models.Model):
 
     class Meta:
         constraints = [models.UniqueConstraint(fields=["user", "category"], name="one_rating_per_category")]
+        # accounts.leaderboard: a category's ratings by the shown number, openskill's ordinal.
+        indexes = [models.Index(F("category"), (F("mu") - 3 * F("sigma")).desc(), name="rating_leaderboard")]
 
     def __str__(self):
         return f"{self.user}: {self.category} {self.mu:.2f}±{self.sigma:.2f}"

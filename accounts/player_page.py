@@ -2,6 +2,7 @@
 with its history chart and record, and the head-to-head against the viewer."""
 from django.db.models import Q
 
+from accounts.leaderboard import rank_of
 from accounts.models import Category, Rating, RatingChange
 from accounts.rating_chart import rating_chart
 from accounts.ratings import Shown
@@ -10,8 +11,9 @@ from games.models import Game
 
 
 def rating_cards(user):
-    """One card per category: the rating (provisional marked), games, wins, losses,
-    draws and the history chart (none before the first rated game)."""
+    """One card per category: the rating (provisional marked), the place on the
+    category's leaderboard once settled, games, wins, losses, draws and the history
+    chart (none before the first rated game)."""
     ratings = {r.category: r for r in Rating.objects.filter(user=user)}
     history = {}
     for change in RatingChange.objects.filter(user=user).order_by("created_at", "id"):
@@ -22,6 +24,7 @@ def rating_cards(user):
         values = history.get(category, [])
         cards.append({
             "category": category, "label": label, "shown": Shown(rating),
+            "rank": rank_of(user, category) if rating else None,
             "games": rating.games if rating else 0, "wins": rating.wins if rating else 0,
             "losses": rating.losses if rating else 0, "draws": rating.draws if rating else 0,
             "chart": rating_chart(values, chart_id=f"rating-chart-{category}") if len(values) > 1 else "",

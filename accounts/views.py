@@ -23,6 +23,8 @@ from django.views.decorators.http import require_http_methods
 
 from accounts import ratings, throttle
 from accounts.forms import ProfileForm, SignUpForm
+from accounts.leaderboard import SIZE as LEADERBOARD_SIZE
+from accounts.leaderboard import rank_of, top_of
 from accounts.models import Category, Profile, RatingChange
 from accounts.player_page import head_to_head, rating_cards
 from games.access import Viewer
@@ -140,6 +142,17 @@ def ratings_help(request):
     return render(request, "accounts/ratings.html", {
         "start": ratings.START, "provisional_games": ratings.PROVISIONAL_GAMES, "winner": winner, "loser": loser,
         "categories": Category.choices,
+    })
+
+
+def leaderboard(request, category=Category.REVERSI):
+    """The best settled ratings of one category, with a tab for each category."""
+    if category not in Category.values:
+        raise Http404("no such rating category")
+    return render(request, "accounts/leaderboard.html", {
+        "category": category, "label": Category(category).label, "categories": Category.choices,
+        "rows": top_of(category), "size": LEADERBOARD_SIZE, "min_games": ratings.PROVISIONAL_GAMES,
+        "viewer_rank": rank_of(request.user, category) if request.user.is_authenticated else None,
     })
 
 

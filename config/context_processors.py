@@ -17,6 +17,7 @@ NAVIGATION = (
     ("lobby", _("Lobby")),
     ("table_join", _("Join with a code")),
     ("my_games", _("My games")),
+    ("leaderboard", _("Leaderboard")),
     ("rules", _("Rules")),
 )
 
