@@ -12,6 +12,7 @@ one opens a table.
 import random
 from datetime import timedelta
 
+from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
@@ -59,7 +60,7 @@ def send(challenger, challenged, variant, *, time_control, colour, rated):
     control, total, increment = time_control
     now = timezone.now()
     with transaction.atomic():
-        type(challenger).objects.select_for_update().filter(pk=challenger.pk).first()
+        get_user_model().objects.select_for_update().filter(pk=challenger.pk).first()
         pair = Q(challenger=challenger, challenged=challenged) | Q(challenger=challenged, challenged=challenger)
         if Challenge.objects.filter(pair, open_q(now)).exists():
             raise ChallengeError(_("A challenge between you and %(name)s is already waiting for an answer.")
