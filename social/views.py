@@ -84,14 +84,17 @@ def challenge_page(request, challenge_id):
 @require_POST
 def answer(request, challenge_id, action):
     """Accept (on to the table, both seated), decline or cancel."""
+    refusal = None
     try:
         challenge = getattr(challenges, action)(challenge_id, request.user)
     except challenges.ChallengeError as error:
+        refusal, challenge = str(error), _done_already(request.user, challenge_id, action)
+    if challenge is None:
         if request.htmx:
             return HttpResponse(format_html('<p class="challenge-refusal error" id="challenge-refusal-{}" '
-                                            'hx-swap-oob="true" role="alert">{}</p>', challenge_id, error),
+                                            'hx-swap-oob="true" role="alert">{}</p>', challenge_id, refusal),
                                 status=409)
-        messages.error(request, str(error))
+        messages.error(request, refusal)
         return redirect("social:challenge", challenge_id=challenge_id)
     target = reverse("table", args=[challenge.table_code]) if action == "accept" else request.POST.get("next") or "/"
     if not target.startswith("/") or target.startswith("//"):
@@ -101,6 +104,17 @@ def answer(request, challenge_id, action):
         response["HX-Redirect" if action == "accept" else "HX-Refresh"] = target if action == "accept" else "true"
         return response
     return redirect(target)
+
+
+DONE = {"accept": (Challenge.Status.ACCEPTED, "challenged"), "decline": (Challenge.Status.DECLINED, "challenged"),
+        "cancel": (Challenge.Status.CANCELLED, "challenger")}
+
+
+def _done_already(user, challenge_id, action):
+    """The challenge if this person already did this to it (a double click, a second tab):
+    answered like the first time."""
+    status, role = DONE[action]
+    return Challenge.objects.filter(pk=challenge_id, status=status, **{role: user}).first()
 
 
 @login_required

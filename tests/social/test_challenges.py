@@ -183,6 +183,8 @@ def test_accept_and_decline_over_http_answer_in_place(alice, bob):
     assert answer.status_code == 204
     code = Challenge.objects.get(pk=sent.pk).table_code
     assert answer["HX-Redirect"] == reverse("table", args=[code])
+    twice = client.post(reverse("social:accept", args=[sent.pk]), HTTP_HX_REQUEST="true")
+    assert twice.status_code == 204 and twice["HX-Redirect"] == answer["HX-Redirect"]  # a double click
     again = client.post(reverse("social:decline", args=[sent.pk]), HTTP_HX_REQUEST="true")
     assert again.status_code == 409 and "accepted already" in again.content.decode()
     assert signed_in(carol := make_user("carol2")).post(reverse("social:accept", args=[sent.pk])).status_code == 302
