@@ -102,3 +102,28 @@ def test_a_friend_goes_offline_when_their_last_page_closes(live_site, browser):
     expect(friend).to_have_attribute("data-state", "offline")
     expect(friend).to_contain_text("offline")
     assert errors == []
+
+
+def test_a_challenge_nobody_answers_lapses_on_both_pages(live_site, browser):
+    alice, bob = make_user("alice", "Alice"), make_user("bob", "Bob")
+    errors = []
+    laptop = person(browser, live_site, alice, errors, viewport=LAPTOP, locale="de-DE")
+    phone = person(browser, live_site, bob, errors, viewport=PHONE, locale="en-GB", is_mobile=True)
+    phone.goto(f"{live_site.url}/lobby/")
+    send_challenge(laptop, live_site, "bob")
+    expect(phone.locator("#challenge-notices .challenge-notice")).to_have_count(1)
+
+    def ten_minutes_pass():
+        from datetime import timedelta
+
+        from django.utils import timezone
+
+        from social import challenges
+        Challenge.objects.update(expires_at=timezone.now() - timedelta(seconds=1))
+        return challenges.lapse_due()  # what Celery beat runs every 30 s
+    assert in_thread(ten_minutes_pass) == 1
+    expect(phone.locator("#challenge-notices .challenge-notice")).to_have_count(0)
+    expect(laptop.locator(".challenge-status")).to_have_attribute("data-status", "lapsed")
+    expect(laptop.locator(".challenge-status")).to_have_text("Verfallen")
+    expect(laptop.locator("#bell .bell-count")).to_have_text("1")
+    assert errors == []
