@@ -26,6 +26,8 @@ def game_pushed(sender, game, **kwargs):
     table game that just started tells each player's followers (once a game)."""
     if game.status != Game.Status.PLAYING or game.kind != Game.Kind.TABLE:
         return
+    if game.time_control != Game.TimeControl.DAYS and game.ply != 0:
+        return  # any other move costs nothing more (benchmarks/README.md, "The notification socket")
     try:
         seats = list(game.seats.all())
         if game.time_control == Game.TimeControl.DAYS:

@@ -189,3 +189,12 @@ def test_accept_and_decline_over_http_answer_in_place(alice, bob):
     assert again.status_code == 409 and "accepted already" in again.content.decode()
     assert signed_in(carol := make_user("carol2")).post(reverse("social:accept", args=[sent.pk])).status_code == 302
     assert carol and Challenge.objects.get(pk=sent.pk).status == Challenge.Status.ACCEPTED
+
+
+@pytest.mark.django_db
+def test_sending_and_cancelling_is_no_way_to_flood_someones_header(alice, bob):
+    for _ in range(challenges.PER_HOUR_TO_ONE):
+        challenges.cancel(challenge(alice, bob).pk, alice)
+    with pytest.raises(challenges.ChallengeError, match="too often"):
+        challenge(alice, bob)
+    assert Notification.objects.filter(user=bob).count() == challenges.PER_HOUR_TO_ONE
