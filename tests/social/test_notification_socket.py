@@ -64,3 +64,38 @@ async def test_a_visitor_and_a_foreign_page_get_no_notification_socket():
     foreign, connected = await socket_of(bob, origin=(b"origin", b"http://evil.example"))
     assert not connected
     assert not await sync_to_async(presence.is_online)(bob.pk)
+
+
+async def test_a_signed_in_page_still_gets_the_sites_announcements():
+    from config.announcements import announce_now
+
+    bob = await sync_to_async(make_user)("bob")
+    page, _ = await socket_of(bob)
+    await page.receive_from(timeout=5)
+    await sync_to_async(announce_now)("The site restarts in five minutes")
+    assert "The site restarts in five minutes" in await page.receive_from(timeout=5)
+    await page.disconnect()
+
+
+async def test_followers_hear_once_that_a_friend_started_a_game():
+    from games import Variant
+    from games.access import Viewer
+    from lobby import actions
+    from social.models import Notification
+
+    alice, bob, carol = await sync_to_async(lambda: [make_user(n, n.title()) for n in ("alice", "bob", "carol")])()
+    await sync_to_async(relations.follow)(alice, bob)
+    alices_page, _ = await socket_of(alice)
+    await alices_page.receive_from(timeout=5)
+
+    def bob_and_carol_sit_down():
+        table = actions.open_table(bob, Variant(board="6x6"), listed=True)
+        actions.join(table, Viewer(user=carol))
+        return table
+    table = await sync_to_async(bob_and_carol_sit_down)()
+    pushed = await alices_page.receive_from(timeout=5)
+    assert 'data-count="1"' in pushed
+    told = await sync_to_async(lambda: list(Notification.objects.filter(user=alice)))()
+    assert [(n.kind, n.url) for n in told] == [("friend", f"/tables/{table.code}/")]
+    assert await sync_to_async(Notification.objects.filter(user__in=[bob, carol]).count)() == 0
+    await alices_page.disconnect()
