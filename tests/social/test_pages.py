@@ -66,3 +66,30 @@ def test_settings_on_the_profile_page_are_saved(alice):
     assert prefs.mail_challenges and not prefs.mail_your_turn and prefs.challenge_boards == ["8x8", "6x6"]
     client.post(reverse("social:settings"), {"challenge_boards": ["nonsense"]})
     assert Preferences.objects.get(user=alice).challenge_boards == ["8x8", "6x6"]  # refused, nothing changed
+
+
+def test_staff_read_every_social_list_and_write_only_moderators_messages(alice, bob):
+    from django.apps import apps
+    from django.contrib import admin
+
+    from games.models import Game
+    from social import challenges
+    from games.services import build_variant
+
+    relations.follow(alice, bob)
+    relations.block(bob, make_user("carol"))
+    challenges.send(alice, bob, build_variant(board="8x8", players=2), time_control=(Game.TimeControl.MOVE, 0, 0),
+                    colour="black", rated=False)
+    Preferences.objects.create(user=alice)
+    staff = make_user("sam")
+    staff.is_staff = True
+    staff.save()
+    client = signed_in(staff)
+    for model in apps.get_app_config("social").get_models():
+        assert admin.site.is_registered(model), model
+        name = f"admin:social_{model._meta.model_name}"
+        row = model.objects.first()
+        assert client.get(reverse(f"{name}_changelist")).status_code == 200, model
+        assert client.post(reverse(f"{name}_delete", args=[row.pk]), {"post": "yes"}).status_code == 403, model
+        if model is not Notification:
+            assert client.get(reverse(f"{name}_add")).status_code == 403, model
