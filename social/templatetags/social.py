@@ -9,8 +9,14 @@ from social.live import live_context
 register = template.Library()
 
 
-@register.inclusion_tag("social/includes/live.html", takes_context=True)
-def social_live(context):
+@register.inclusion_tag("social/includes/bell.html", takes_context=True)
+def social_bell(context):
+    from social.notifications import unread_count  # noqa: PLC0415
+    return {"unread": unread_count(context["request"].user)}
+
+
+@register.inclusion_tag("social/includes/notices.html", takes_context=True)
+def social_notices(context):
     user = context["request"].user
     return {**live_context(user), "request": context["request"], "csrf_token": context.get("csrf_token")}
 
