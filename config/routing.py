@@ -5,6 +5,7 @@ from django.urls import path, re_path
 from config.announcements import AnnouncementConsumer
 from games.routing import websocket_urlpatterns as game_sockets
 from lobby.routing import websocket_urlpatterns as lobby_sockets
+from social.routing import websocket_urlpatterns as social_sockets
 
 
 class NoSuchSocket(AsyncWebsocketConsumer):
@@ -19,5 +20,6 @@ websocket_urlpatterns = [
     path("ws/site/", AnnouncementConsumer.as_asgi()),
     *game_sockets,
     *lobby_sockets,
+    *social_sockets,
     re_path(r"", NoSuchSocket.as_asgi()),
 ]

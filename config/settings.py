@@ -67,6 +67,7 @@ INSTALLED_APPS = [
     "games",
     "accounts",
     "lobby",
+    "social",
 ]
 
 MIDDLEWARE = [
@@ -232,15 +233,19 @@ CELERY_TASK_ROUTES = {
     "config.announce": {"queue": "tables"},
     "games.computer_move": {"queue": "visitors"},  # games against the computer
     "games.analyse_game": {"queue": "analysis"},
+    "social.lapse_challenges": {"queue": "tables"},
+    "social.mail_notification": {"queue": "tables"},
 }
 CELERY_BEAT_SCHEDULE = {
     # The safety net behind every computer-move task (time-outs have each worker's
     # clock, games.deadlines, and the sweep queues them too).
     "sweep-overdue-games": {"task": "games.sweep_overdue", "schedule": 10.0},
+    # Challenges nobody answered in time lapse (social.challenges).
+    "lapse-challenges": {"task": "social.lapse_challenges", "schedule": 30.0},
     # Open lobby pages: each table's age, and abandoned tables off the list (lobby.presence).
     "refresh-lobby": {"task": "lobby.refresh_lobby", "schedule": 60.0},
 }
-CELERY_IMPORTS = ("config.announcements",)
+CELERY_IMPORTS = ("config.announcements", "social.tasks")
 
 # Sessions survive restarts (guests' games belong to their session).
 SESSION_ENGINE = "django.contrib.sessions.backends.db"
@@ -322,6 +327,12 @@ MOVE_TIME_GRACE = float(os.environ.get("MOVE_TIME_GRACE", "2"))
 # Seconds the player to move must have been gone (no page of theirs open: games.presence)
 # before their opponent may claim the win or let the computer play for them.
 PLAYER_GONE_SECONDS = float(os.environ.get("PLAYER_GONE_SECONDS", "30"))
+
+# Who is online (social.presence): each page's notification socket says so every
+# PRESENCE_HEARTBEAT seconds; one not heard of for PRESENCE_STALE seconds (its daphne
+# was killed) no longer counts.
+PRESENCE_HEARTBEAT = float(os.environ.get("PRESENCE_HEARTBEAT", "10"))
+PRESENCE_STALE = float(os.environ.get("PRESENCE_STALE", str(3 * PRESENCE_HEARTBEAT)))
 
 # Games against the computer that one visitor (account or guest session), and one
 # address, may have it thinking on at once (games.thinking); a further move waits.

@@ -124,6 +124,8 @@ class GameConsumer(AsyncWebsocketConsumer):
         await self.push(*state)
         if self.here_as:
             self.heartbeat = asyncio.create_task(self.keep_here())
+        elif self.game.kind == Game.Kind.TABLE and self.game.status == Game.Status.PLAYING:
+            self.watching = asyncio.create_task(self.keep_watching())
 
     async def keep_here(self):
         """While this socket is open its player is here (games.presence), in every process."""
@@ -136,6 +138,18 @@ class GameConsumer(AsyncWebsocketConsumer):
                 await presence.arrive(public_id, self.here_as, self.channel_name)
         except UNREACHABLE as error:  # Redis away: this player counts as here (presence.last_seen)
             log.warning("presence of game %s not kept (%s)", public_id, error)
+
+    async def keep_watching(self):
+        """While this socket of a spectator is open, the table counts it (games.presence)."""
+        game_id, public_id = self.game.pk, self.game.public_id
+        try:
+            if await presence.watch(public_id, self.channel_name):
+                await self.seats_changed(game_id)
+            while True:
+                await asyncio.sleep(presence.HEARTBEAT)
+                await presence.watch(public_id, self.channel_name)
+        except UNREACHABLE as error:
+            log.warning("spectators of game %s not counted (%s)", public_id, error)
 
     @database_sync_to_async
     def seats_changed(self, game_id):
@@ -150,6 +164,14 @@ class GameConsumer(AsyncWebsocketConsumer):
                     await self.seats_changed(self.game_ids[0])
             except UNREACHABLE as error:
                 log.warning("presence of game %s not kept (%s)", self.game_ids[1], error)
+        watching = getattr(self, "watching", None)
+        if watching is not None:
+            watching.cancel()
+            try:
+                await presence.unwatch(self.game_ids[1], self.channel_name)
+                await self.seats_changed(self.game_ids[0])
+            except UNREACHABLE as error:
+                log.warning("spectators of game %s not counted (%s)", self.game_ids[1], error)
         if getattr(self, "game", None) is not None:
             await broadcast.leave(self, self.game.group_name)
 

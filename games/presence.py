@@ -106,3 +106,37 @@ def gone_for(public_id, colour):
     if here or seen is None:
         return 0.0
     return max(0.0, time.time() - seen)
+
+
+# -- spectators -----------------------------------------------------------------
+# Every game socket of someone without a seat is a member of the game's watchers set,
+# scored like a player's sockets (arrive on connect and every HEARTBEAT, gone after
+# STALE): how many people watch, across every daphne.
+
+def _watchers(public_id):
+    return f"reversi:watching:{public_id}"
+
+
+async def watch(public_id, channel):
+    """A spectator's socket is open (or still open). Returns whether it is new."""
+    now = time.time()
+    key = _watchers(public_id)
+    async with _async_redis().pipeline(transaction=True) as pipe:
+        pipe.zadd(key, {channel: now})
+        pipe.zremrangebyscore(key, "-inf", now - STALE)
+        pipe.expire(key, KEEP)
+        added, _removed, _expiry = await pipe.execute()
+    return bool(added)
+
+
+async def unwatch(public_id, channel):
+    await _async_redis().zrem(_watchers(public_id), channel)
+
+
+def spectators(public_id):
+    """How many spectators' sockets are open on the game now (0 with Redis away)."""
+    try:
+        return _redis().zcount(_watchers(public_id), time.time() - STALE, "+inf")
+    except UNREACHABLE as error:
+        log.warning("spectators of game %s unknown (%s)", public_id, error)
+        return 0

@@ -18,3 +18,10 @@ game_finished = Signal()
 # closed or one opened again (games.consumers), a gone player's seat given to the
 # computer (games.endings). Argument: game_id.
 seats_changed = Signal()
+
+# Sent by games.turn_mail before a correspondence turn's mail goes out, inside the
+# transaction that marks it sent. Arguments: game, user (the player to move). A
+# receiver answers False to send nothing (its person opted out), or
+# {"line": text to add at the end, "unsubscribe": the one-click link for the header},
+# or None.
+turn_mail_sending = Signal()

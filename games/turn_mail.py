@@ -1,18 +1,20 @@
 """Correspondence (docs/rules.md §11.3): the player whose turn it is gets one e-mail a turn.
 
 Queued after the commit that gave them the turn (games.services.schedule_next) as the
-Celery task games.turn_mail, and sent by a worker through Django's mail (the console
+Celery task games.turn_mail, and sent by a worker through Django's mail (apps above
+may stop it or add a line: games.signals.turn_mail_sending) (the console
 unless SMTP is configured: config/settings.py). Once per turn: the game's `mailed_ply`
 is set to the turn's ply by a conditional update in the transaction that sends, so a
 second delivery of the task, or the sweep's, finds it set and sends nothing; a send that
 fails rolls the mark back and the task is tried again.
 """
 from django.conf import settings
-from django.core.mail import send_mail
+from django.core.mail import EmailMessage
 from django.db import transaction
 from django.utils import translation
 from django.utils.translation import gettext as _
 
+from games import signals
 from games.models import Game
 from games.presentation import colour_name, game_url, variant_label
 
@@ -37,13 +39,20 @@ def send_turn_mail(game_id, ply):
             mailed_ply=ply).update(mailed_ply=ply)
         if not marked:
             return False
+        answers = [answer for _receiver, answer in signals.turn_mail_sending.send(
+            sender=Game, game=game, user=seat.user)]
+        if False in answers:
+            return False  # the player opted out; the turn counts as told
         with translation.override(settings.LANGUAGE_CODE):
             url = site_url(game_url(game))
             subject = _("Your turn: %(variant)s") % {"variant": variant_label(game.variant)}
             body = _("It is your turn (%(colour)s) in your correspondence game. Move by %(deadline)s UTC:\n\n"
                      "%(url)s\n") % {"colour": colour_name(game.turn), "url": url,
                                      "deadline": game.deadline.strftime("%Y-%m-%d %H:%M")}
-        send_mail(subject, body, None, [seat.user.email])
+        extras = [answer for answer in answers if isinstance(answer, dict)]
+        body += "".join(f"\n{extra['line']}\n" for extra in extras if extra.get("line"))
+        headers = {"List-Unsubscribe": f"<{extra['unsubscribe']}>" for extra in extras if extra.get("unsubscribe")}
+        EmailMessage(subject, body, None, [seat.user.email], headers=headers).send()
     return True
 
 

@@ -48,6 +48,7 @@ def seats_view(table, viewer):
         "can_leave": game.status == Game.Status.PLAYING and mine is not None and mine.left_at is None,
         "has_left": mine is not None and mine.left_at is not None,
         "gone_claims": claims, "two_players": len(seats) == 2,
+        "spectators": presence.spectators(game.public_id) if game.status != Game.Status.WAITING else 0,
         # Three or four players resign by leaving: the panel's Leave table is that.
         "can_resign": game.status == Game.Status.PLAYING and mine is not None and mine.left_at is None
         and game.variant_obj.players == 2,

@@ -14,7 +14,7 @@ import re
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
-OUTSIDE = ("lobby", "accounts", "config")
+OUTSIDE = ("lobby", "accounts", "social", "config")
 MODELS = {"Game", "Seat", "Move"}
 RELATED = {"seats", "moves"}  # Game.seats, Game.moves, User.seats
 WRITES = {"save", "delete", "create", "get_or_create", "update_or_create", "update", "bulk_create", "bulk_update",

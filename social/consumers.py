@@ -1,0 +1,78 @@
+"""/ws/notifications/: the one socket every page of a signed-in person opens.
+
+It carries what the site socket carries (announcements: config.announcements) and, for
+its person, the header's live part (the bell's unread count and the open challenges),
+drawn whole on connect and again whenever social.notifications tells the person's
+group; and while open it keeps its person online (social.presence) with the page it
+is on (?page=<path>), every HEARTBEAT seconds. Origin-checked like every socket
+(config.asgi); a visitor without an account is refused."""
+import asyncio
+import logging
+from urllib.parse import parse_qs
+
+from asgiref.sync import sync_to_async
+from channels.db import database_sync_to_async
+from django.utils import translation
+
+from config.announcements import GROUP as SITE_GROUP
+from config.announcements import AnnouncementConsumer
+from games import broadcast
+from games.consumers import requested_language
+from games.outages import UNREACHABLE
+from social import presence
+from social.live import render_live
+from social.notifications import group
+
+log = logging.getLogger(__name__)
+
+
+def page_of(scope):
+    """The path of the page that opened the socket, as it says (only a path is kept)."""
+    page = (parse_qs(scope.get("query_string", b"").decode("latin-1")).get("page") or [""])[0]
+    return page[:200] if page.startswith("/") and "|" not in page else ""
+
+
+class NotificationConsumer(AnnouncementConsumer):
+    async def connect(self):
+        user = self.scope.get("user")
+        if not getattr(user, "is_authenticated", False):
+            await self.close()
+            return
+        self.user_id = user.pk
+        self.language = requested_language(self.scope)
+        self.name = presence.member(self.channel_name, page_of(self.scope))
+        await broadcast.join(self, SITE_GROUP)
+        await broadcast.join(self, group(self.user_id))
+        await self.accept()
+        self.heartbeat = asyncio.create_task(self.keep_online())
+        await self.social_changed({})
+
+    async def disconnect(self, code):
+        if getattr(self, "user_id", None) is None:
+            return
+        self.heartbeat.cancel()
+        await broadcast.leave(self, group(self.user_id))
+        await broadcast.leave(self, SITE_GROUP)
+        try:
+            await sync_to_async(presence.depart, thread_sensitive=False)(self.user_id, self.name)
+        except UNREACHABLE:
+            pass  # the mark lapses by itself
+
+    async def keep_online(self):
+        while True:
+            try:
+                await sync_to_async(presence.arrive, thread_sensitive=False)(self.user_id, self.name)
+            except UNREACHABLE:
+                log.warning("presence of user %s not kept: Redis is away", self.user_id)
+            await asyncio.sleep(presence.HEARTBEAT)
+
+    async def receive(self, text_data=None, bytes_data=None):
+        """Pages send nothing that matters here: every action goes through HTTP with CSRF."""
+
+    async def social_changed(self, event):
+        await self.send(text_data=await self.live())
+
+    @database_sync_to_async
+    def live(self):
+        with translation.override(self.language):
+            return render_live(self.user_id)

@@ -1,0 +1,46 @@
+"""What this app follows of games it cannot be told about directly (games never import
+it): a correspondence turn (a notification, and the mail's opt-out and unsubscribe
+link) and a friend's game starting."""
+import logging
+
+from django.dispatch import receiver
+
+from games import signals
+from games.models import Game
+from games.presentation import game_url
+from social import notifications, preferences, relations, unsubscribe
+
+log = logging.getLogger(__name__)
+
+
+@receiver(signals.turn_mail_sending)
+def turn_mail_opt_out(sender, game, user, **kwargs):
+    if not preferences.of(user).mail_your_turn:
+        return False
+    return {"line": unsubscribe.footer(user.pk, "turn"), "unsubscribe": unsubscribe.link(user.pk, "turn")}
+
+
+@receiver(signals.state_pushed)
+def game_pushed(sender, game, **kwargs):
+    """After a push: the player to move in correspondence is notified (once a ply), and a
+    table game that just started tells each player's followers (once a game)."""
+    if game.status != Game.Status.PLAYING or game.kind != Game.Kind.TABLE:
+        return
+    if game.time_control != Game.TimeControl.DAYS and game.ply != 0:
+        return  # any other move costs nothing more (benchmarks/README.md, "The notification socket")
+    try:
+        seats = list(game.seats.all())
+        if game.time_control == Game.TimeControl.DAYS:
+            seat = next((s for s in seats if s.colour == game.turn), None)
+            if seat is not None and seat.user_id and not seat.played_by_computer:
+                notifications.your_turn(game, seat.user_id, game_url(game))
+        if game.ply == 0:
+            people = [s.user for s in seats if s.user_id]
+            followers = relations.followers_of([p.pk for p in people])
+            seated = {p.pk for p in people}
+            for person in people:
+                others = [f for f in followers.get(person.pk, []) if f not in seated]
+                if others:
+                    notifications.friend_playing(game, person, others, game_url(game))
+    except Exception:  # never in the way of a game: logged, nobody told
+        log.exception("game %s: notifications not made", game.pk)

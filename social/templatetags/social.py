@@ -1,0 +1,40 @@
+"""The app's parts on other apps' pages: the header's live part (base.html), the
+buttons and presence on a player page, the settings on the profile page."""
+from django import template
+
+from social import friends, preferences, relations
+from social.forms import SettingsForm
+from social.live import live_context
+
+register = template.Library()
+
+
+@register.inclusion_tag("social/includes/bell.html", takes_context=True)
+def social_bell(context):
+    from social.notifications import unread_count  # noqa: PLC0415
+    return {"unread": unread_count(context["request"].user)}
+
+
+@register.inclusion_tag("social/includes/notices.html", takes_context=True)
+def social_notices(context):
+    user = context["request"].user
+    return {**live_context(user), "request": context["request"], "csrf_token": context.get("csrf_token")}
+
+
+@register.inclusion_tag("social/includes/player_panel.html", takes_context=True)
+def social_player_panel(context, player):
+    viewer = context["request"].user
+    signed_in = viewer.is_authenticated
+    return {"player": player, "signed_in": signed_in, "csrf_token": context.get("csrf_token"),
+            "online": friends.shown_online(viewer, player),
+            "follows": signed_in and relations.follows(viewer, player),
+            "blocks": signed_in and relations.blocks(viewer, player),
+            "blocked": signed_in and relations.is_blocked(viewer, player)}
+
+
+@register.inclusion_tag("social/includes/settings.html", takes_context=True)
+def social_settings(context):
+    prefs = preferences.of(context["request"].user)
+    form = SettingsForm(initial={"mail_challenges": prefs.mail_challenges, "mail_your_turn": prefs.mail_your_turn,
+                                 "challenge_boards": prefs.challenge_boards})
+    return {"form": form, "csrf_token": context.get("csrf_token")}

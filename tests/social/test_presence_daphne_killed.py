@@ -1,0 +1,46 @@
+"""A friend's presence after their daphne is killed: online while its socket keeps
+saying so, offline once nobody has heard of it for PRESENCE_STALE seconds, without
+anyone cleaning up."""
+import asyncio
+import time
+
+import pytest
+import websockets
+from asgiref.sync import sync_to_async
+
+from social import presence
+from tests import servers
+from tests.lobby.test_sockets import cookie_for
+
+pytestmark = [pytest.mark.django_db(transaction=True)]
+
+
+def test_bob_goes_offline_after_his_daphne_is_killed(bob, tmp_path, monkeypatch):
+    monkeypatch.setattr(presence, "STALE", 3.0)
+    daphne = servers.start_daphne(tmp_path, name="doomed-daphne", PRESENCE_HEARTBEAT=1, PRESENCE_STALE=3)
+    cookie = cookie_for(bob)[1].decode()
+    try:
+        async def open_and_kill():
+            url = daphne.url.replace("http", "ws") + "/ws/notifications/?page=/lobby/"
+            async with websockets.connect(url, origin=daphne.url, additional_headers={"Cookie": cookie}) as socket:
+                await socket.recv()
+                await asyncio.sleep(4)  # longer than STALE: the heartbeat keeps him online
+                assert await sync_to_async(presence.is_online)(bob.pk)
+                daphne.crash()
+                return True
+        assert asyncio.run(open_and_kill_quietly(open_and_kill))
+        start = time.monotonic()
+        while presence.is_online(bob.pk) and time.monotonic() - start < 10:
+            time.sleep(0.2)
+        assert not presence.is_online(bob.pk)
+        assert time.monotonic() - start < 5
+    finally:
+        daphne.stop()
+
+
+async def open_and_kill_quietly(work):
+    """The socket's close after the kill fails: that is the point."""
+    try:
+        return await work()
+    except websockets.ConnectionClosed:
+        return True

@@ -1,0 +1,48 @@
+"""The spectator count on a table page: every open game socket of someone without a
+seat counts, in any daphne, and the seats panel of everyone at the table says how many."""
+import asyncio
+
+import pytest
+from asgiref.sync import sync_to_async
+
+from games import Variant, presence
+from games.access import Viewer
+from lobby import actions
+from lobby.models import Table
+from lobby.presentation import render_seats
+from tests.lobby.test_sockets import ORIGIN, connect, cookie_for
+from tests.people import make_user
+
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
+
+
+def playing_table():
+    alice, bob = make_user("alice", "Alice"), make_user("bob", "Bob")
+    table = actions.open_table(alice, Variant(board="6x6"), listed=True)
+    actions.join(table, Viewer(user=bob))
+    return Table.objects.select_related("game").get(pk=table.pk), alice
+
+
+async def test_two_spectators_are_counted_and_leave_the_count_when_their_pages_close():
+    table, alice = await sync_to_async(playing_table)()
+    public_id = table.game.public_id
+    players_page, connected, _ = await connect(f"/ws/games/{public_id}/", ORIGIN,
+                                               await sync_to_async(cookie_for)(alice))
+    assert connected
+    carol, dave = await sync_to_async(lambda: (make_user("carol"), make_user("dave")))()
+    watchers = []
+    for person in (carol, dave):
+        page, connected, _ = await connect(f"/ws/games/{public_id}/", ORIGIN, await sync_to_async(cookie_for)(person))
+        assert connected
+        watchers.append(page)
+    for _ in range(50):
+        if await sync_to_async(presence.spectators)(public_id) == 2:
+            break
+        await asyncio.sleep(0.05)
+    assert await sync_to_async(presence.spectators)(public_id) == 2  # the player is not a spectator
+    panel = await sync_to_async(render_seats)(table, Viewer(user=alice))
+    assert 'class="spectators" data-count="2"' in panel and "2 watching" in panel
+    for page in watchers:
+        await page.disconnect()
+    await players_page.disconnect()
+    assert await sync_to_async(presence.spectators)(public_id) == 0
