@@ -67,6 +67,7 @@ INSTALLED_APPS = [
     "games",
     "accounts",
     "lobby",
+    "chat",
 ]
 
 MIDDLEWARE = [

@@ -24,5 +24,6 @@ urlpatterns = [
     path("i18n/", include("django.conf.urls.i18n")),
     path("accounts/", include("accounts.urls")),
     path("", include("lobby.urls")),
+    path("", include("chat.urls")),
     path("admin/", admin.site.urls),
 ]
