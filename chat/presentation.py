@@ -62,7 +62,7 @@ def render_message(data, actions, language=None):
     """One message as a list item (<li id="chat-message-<id>">); `actions`: with the
     report and mute buttons (a signed-in reader, not its author)."""
     language = language or translation.get_language()
-    key = (data["id"], language, actions)
+    key = (data["id"], language, actions, data["name"], data["text"], data["phrase"])
     html = _drawn.get(key)
     if html is None:
         with translation.override(language):
