@@ -85,23 +85,26 @@ class TableChatConsumer(TableConsumer):
     async def chat_follow(self, whole):
         """Reads what this page's reader may see of the chat now, joins those rooms'
         groups (and leaves the others) before reading their messages, so nothing falls
-        in between; sends the whole panel when `whole` or when that changed."""
+        in between. Sends the rooms when they may differ from the page's (on connect,
+        other rooms or other authors hidden), and the whole panel when `whole` or when
+        what they may write changed."""
         view = await self.chat_view()
         if view is None:
             return
-        changed = self.chat is None or (view.access, view.on, view.hidden, view.silence) != (
-            self.chat.access, self.chat.on, self.chat.hidden, self.chat.silence)
-        self.chat = view
+        before, self.chat = self.chat, view
         groups = presentation.groups_of(self.table.game_id, view)
         for group in groups - self.chat_groups:
             await broadcast.join(self, group)
         for group in self.chat_groups - groups:
             await broadcast.leave(self, group)
         self.chat_groups = groups
-        if whole or changed:
-            html = await self.chat_panel(view)
-            if html is not None:
-                await self.send(text_data=html)
+        if before is not None and not whole:
+            whole = (view.access.writes, view.on, view.silence) != (before.access.writes, before.on, before.silence)
+            if not whole and (view.access.reads, view.hidden) == (before.access.reads, before.hidden):
+                return
+        html = await self.chat_panel(view, rooms_only=not whole)
+        if html is not None:
+            await self.send(text_data=html)
 
     @database_sync_to_async
     def chat_view(self):
@@ -112,14 +115,14 @@ class TableChatConsumer(TableConsumer):
         return presentation.chat_view(table, self.viewer, self.scope.get("session"))
 
     @database_sync_to_async
-    def chat_panel(self, view):
+    def chat_panel(self, view, rooms_only):
         # Every message up to `last` is in what is read next: their pushes are skipped.
         last = Message.objects.filter(game_id=self.table.game_id).order_by("-id").values_list("id", flat=True).first()
         messages = presentation.room_messages(self.table.game_id, view)
         self.chat_seen = {room: max([last or 0, *(data["id"] for data in messages.get(room, []))])
                           for room in view.access.reads}
         with translation.override(self.language):
-            return presentation.render_panel(self.table, self.viewer, view, messages)
+            return presentation.render_panel(self.table, self.viewer, view, messages, rooms_only=rooms_only)
 
     @database_sync_to_async
     def chat_post(self, frame):
@@ -161,5 +164,4 @@ class TableChatConsumer(TableConsumer):
     async def chat_person(self, event):
         """This person's mutes, switch or silence changed: the panel again."""
         if self.table is not None:
-            self.chat = None
-            await self.chat_follow(whole=True)
+            await self.chat_follow(whole=False)

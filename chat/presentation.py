@@ -88,11 +88,14 @@ ROOM_TITLES = {Room.PLAYERS: translation.gettext_lazy("Players' chat"),
                Room.SPECTATORS: translation.gettext_lazy("Spectators' chat")}
 
 
-def render_panel(table, viewer, view, messages, request=None):
-    """The whole chat panel (<section id="chat">, swapped by id)."""
+def render_panel(table, viewer, view, messages, request=None, rooms_only=False):
+    """The whole chat panel (<section id="chat">, swapped by id), or with `rooms_only`
+    just its rooms (<div id="chat-rooms">), leaving the form and what is typed there."""
     shown_rooms = [{"key": room, "title": ROOM_TITLES[room],
                     "messages": [render_message(data, has_actions(view, data)) for data in messages.get(room, [])]}
                    for room in view.access.reads] if view.on else []
+    if rooms_only:
+        return render_to_string("chat/includes/rooms.html", {"rooms": shown_rooms, "oob": True})
     seated = viewer.seat_in(table.game) is not None
     return render_to_string("chat/includes/panel.html", {
         "table": table, "view": view, "rooms": shown_rooms, "writes": view.access.writes and not view.silence,

@@ -30,7 +30,7 @@ async def page(table, user=None, lang="en"):
     headers = [ORIGIN] + ([await sync_to_async(cookie_for)(user)] if user is not None else [])
     communicator, connected, _ = await connect(f"/ws/tables/{table.code}/?lang={lang}", *headers)
     assert connected
-    await receive_until(communicator, 'id="chat"')
+    await receive_until(communicator, 'id="chat-rooms"')
     return communicator
 
 
@@ -128,7 +128,7 @@ async def test_a_guest_sends_phrases_only_and_each_reader_sees_them_in_their_lan
     guest_cookie = (b"cookie", f"sessionid={guest_client.cookies['sessionid'].value}".encode())
     guest, connected, _ = await connect(f"/ws/tables/{table.code}/?lang=en", ORIGIN, guest_cookie)
     assert connected
-    await receive_until(guest, 'id="chat"')
+    await receive_until(guest, 'id="chat-rooms"')
     alice_page = await page(table, alice, lang="de")
     assert "Sign in to write your own" in await say(guest, "buy cheap stuff")
     assert 'data-sent="true"' in await say(guest, phrase="good_luck")
@@ -152,7 +152,7 @@ async def test_a_deleted_message_vanishes_and_a_mute_hides_its_author_for_the_mu
     assert 'hx-swap-oob="delete"' in deletion
 
     await sync_to_async(preferences.mute)(alice, bob)
-    panel = await receive_until(alice_page, 'id="chat"')  # Alice's panel again, without Bob
+    panel = await receive_until(alice_page, 'id="chat-rooms"')  # Alice's rooms again, without Bob
     assert "rude words" not in panel
     await say(bob_page, "can you hear me")
     await say(alice_page, "quiet now")
