@@ -181,3 +181,18 @@ async def test_a_rated_table_opened_with_chat_off_has_no_players_chat():
     assert await sync_to_async(Message.objects.count)() == 1
     await alice_page.disconnect()
     await carol_page.disconnect()
+
+
+async def test_once_the_game_is_over_the_spectators_read_the_players_chat_too():
+    from tests.accounts.rated_play import play
+
+    table, alice, bob, carol = await playing_table()
+    alice_page, carol_page = await page(table, alice), await page(table, carol)
+    await say(alice_page, "may the best win")
+    await sync_to_async(play)(table.game)
+    rooms = await receive_until(carol_page, 'id="chat-log-players"')  # the finished game's rooms, both
+    assert "may the best win" in rooms and 'id="chat-log-spectators"' in rooms
+    await say(carol_page, "well played both")
+    assert "well played both" in await everything_until(alice_page, "well played both")
+    await alice_page.disconnect()
+    await carol_page.disconnect()
