@@ -13,6 +13,7 @@ import json
 from importlib import import_module
 from types import SimpleNamespace
 
+from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
 from django.conf import settings
 from django.contrib.auth import get_user
@@ -57,6 +58,17 @@ def notice(text="", sent=False):
 
 class TableChatConsumer(TableConsumer):
     """/ws/tables/<code>/: the seats panel and the chat of a table page."""
+
+    async def dispatch(self, message):
+        # Channels closes stale database connections before every message, in the one
+        # thread the whole process shares for the database: a thread switch per page
+        # per chat message, queued behind every post (benchmarks/README.md, "Chat at a
+        # table"). What this consumer asks the database goes through
+        # database_sync_to_async, which does the same around each call.
+        handler = getattr(self, get_handler_name(message), None)
+        if handler is None:
+            raise ValueError(f"No handler for message type {message['type']}")
+        await handler(message)
 
     async def connect(self):
         self.chat, self.chat_groups, self.chat_seen = None, set(), {}
