@@ -11,7 +11,7 @@ the last page reading its room (its own included) got it. Prints the messages se
 and delivered per second, the median, 95th and 99th percentile of send to every
 reader, daphne's CPU per message, and any refused or never delivered.
 
-    .venv/bin/python benchmarks/chat.py                          # 50 tables x (2 + 10), 30 s
+    .venv/bin/python benchmarks/chat.py                          # 50 tables x (2 + 10), 30 s, every 20 s
     .venv/bin/python benchmarks/chat.py --tables 10 --spectators 5 --every 3 --seconds 20
 """
 import argparse
@@ -23,6 +23,7 @@ import re
 import statistics
 import tempfile
 import time
+from pathlib import Path
 
 from roundtrip import connect, cpu_by_part, make_players, percentile, setup_django  # benchmarks/ is on sys.path
 from livesite import Site
@@ -117,7 +118,7 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--tables", type=int, default=50)
     parser.add_argument("--spectators", type=int, default=10, help="spectators at each table")
-    parser.add_argument("--every", type=float, default=6, help="seconds between one person's messages, on average")
+    parser.add_argument("--every", type=float, default=20, help="seconds between one person's messages, on average")
     parser.add_argument("--seconds", type=float, default=30, help="measured time, after the warm-up")
     parser.add_argument("--warmup", type=float, default=5)
     parser.add_argument("--seed", type=int, default=1)
@@ -130,6 +131,10 @@ def main():
             results, elapsed, cpu = asyncio.run(run(site, args))
         finally:
             site.stop()
+        log = (Path(scratch) / "site.log").read_text(errors="replace").splitlines()
+        problems = [line for line in log if any(word in line for word in ("WARNING", "ERROR", "Error", "Traceback"))]
+        if problems:
+            print("\n".join(["site log, warnings and errors (last 30 lines):", *problems[-30:]]))
     times, delivered, incomplete = [], 0, 0
     for text, (sent, readers) in results.sent.items():
         arrivals = results.arrived.get(text, [])

@@ -10,6 +10,7 @@ someone else nor into another table or room. The socket is Origin-checked
 without JavaScript (chat.views.send).
 """
 import json
+import logging
 from importlib import import_module
 from types import SimpleNamespace
 
@@ -22,13 +23,17 @@ from django.utils.html import escape
 from django.utils.translation import gettext as _
 
 from chat import posting, preferences, presentation
+from chat import live
 from chat.live import person_group
 from chat.models import Message
 from games import broadcast
 from games.access import GUEST_TOKEN_KEY, Viewer
+from games.outages import UNREACHABLE
 from lobby.access import can_view
 from lobby.consumers import TableConsumer
 from lobby.models import Table
+
+log = logging.getLogger(__name__)
 
 SessionStore = import_module(settings.SESSION_ENGINE).SessionStore
 
@@ -87,7 +92,13 @@ class TableChatConsumer(TableConsumer):
         frame = parse_chat(text_data)
         if frame is None or self.table is None:
             return await super().receive(text_data, bytes_data)
-        await self.send(text_data=await self.chat_post(frame))
+        answer, push = await self.chat_post(frame)
+        if push is not None:  # from here, not from the database thread: it waits for nothing
+            try:
+                await self.channel_layer.group_send(*push)
+            except UNREACHABLE:
+                log.warning("chat message %s not pushed: Redis is away", push[1]["message"]["id"])
+        await self.send(text_data=answer)
 
     async def table_changed(self, event):
         await super().table_changed(event)
@@ -138,20 +149,21 @@ class TableChatConsumer(TableConsumer):
 
     @database_sync_to_async
     def chat_post(self, frame):
-        """Posts as the session's person now, in their room of this socket's table; the
-        answer is the notice line (the message itself comes with the room's push)."""
+        """Posts as the session's person now, in their room of this socket's table:
+        (the notice line to answer with, the (group, event) to push or None). The
+        message itself comes to this page with the room's push."""
         viewer = self.viewer_now()
         table = Table.objects.select_related("game").filter(pk=self.table.pk).first()
         with translation.override(self.language):
             if table is None or not can_view(table, viewer):
-                return notice(_("This chat is closed."))
+                return notice(_("This chat is closed.")), None
             try:
-                posting.post(table.game, viewer, text=frame.get("text"), phrase=frame.get("phrase"),
-                             players_chat=table.players_chat,
-                             chat_on=preferences.chat_on(viewer.user, self.session_now))
+                message = posting.post(table.game, viewer, text=frame.get("text"), phrase=frame.get("phrase"),
+                                       players_chat=table.players_chat,
+                                       chat_on=preferences.chat_on(viewer.user, self.session_now), push=False)
             except posting.ChatRefusal as refusal:
-                return notice(str(refusal))
-        return notice(sent=True)
+                return notice(str(refusal)), None
+        return notice(sent=True), live.posted(message)
 
     def viewer_now(self):
         """Who this page's session is now, read afresh as an HTTP request would."""

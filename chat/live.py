@@ -35,8 +35,13 @@ def _send(group, event):
         log.exception("could not push chat to %s", group)
 
 
+def posted(message):
+    """(group, event) of a new message's push."""
+    return room_group(message.game_id, message.room), {"type": "chat.message", "message": message_data(message)}
+
+
 def message_posted(message):
-    _send(room_group(message.game_id, message.room), {"type": "chat.message", "message": message_data(message)})
+    _send(*posted(message))
 
 
 def message_deleted(message):

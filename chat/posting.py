@@ -43,9 +43,10 @@ def author_name(viewer, game):
     return (seat.guest_name if seat is not None and seat.guest_name else _("Guest"))[:40]
 
 
-def post(game, viewer, *, text=None, phrase=None, players_chat=True, chat_on=True):
+def post(game, viewer, *, text=None, phrase=None, players_chat=True, chat_on=True, push=True):
     """Stores a message of `viewer` (games.access.Viewer) in their room of `game`'s chat
-    and pushes it after commit; ChatRefusal says why not. The caller has checked that
+    and pushes it after commit (`push=False`: the caller pushes it, chat.live.posted);
+    ChatRefusal says why not. The caller has checked that
     the viewer may see the game (or its table). No lock: a message changes nothing
     else, and the rate limit counts in one Redis script."""
     access = rooms.access(game, viewer, players_chat)
@@ -79,5 +80,6 @@ def post(game, viewer, *, text=None, phrase=None, players_chat=True, chat_on=Tru
             game=game, room=access.writes, author=viewer.user,
             guest_token="" if viewer.user is not None else viewer.guest_token,
             author_name=author_name(viewer, game), text=text, phrase=phrase, ply=game.ply)
-        transaction.on_commit(lambda: live.message_posted(message))
+        if push:
+            transaction.on_commit(lambda: live.message_posted(message))
     return message
