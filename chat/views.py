@@ -15,18 +15,19 @@ from chat import moderation, posting, preferences, rooms
 from chat.models import Message, Report
 from chat.posting import ChatRefusal
 from games.access import Viewer, can_watch
-from lobby.access import TableNotFound, can_view, find_table
+from lobby.access import TableNotFound, can_view
+from lobby.views import find_by_code
 from lobby.models import Table
 
 
 @require_POST
 def send(request, code):
     """A message posted as a form; the page's socket sends it otherwise (chat.consumers)."""
-    try:
-        table = find_table(code)
+    viewer = Viewer.from_request(request, create=False)
+    try:  # counted like a typed code: no oracle for guessing codes
+        table = find_by_code(request, code, viewer)
     except TableNotFound:
         raise Http404("No such table.") from None
-    viewer = Viewer.from_request(request, create=False)
     if not can_view(table, viewer):
         raise Http404("No such table.")
     phrase = request.POST.get("chat_phrase")
