@@ -2,6 +2,7 @@
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.urls import path, re_path
 
+from chat.routing import websocket_urlpatterns as chat_sockets
 from config.announcements import AnnouncementConsumer
 from games.routing import websocket_urlpatterns as game_sockets
 from lobby.routing import websocket_urlpatterns as lobby_sockets
@@ -21,5 +22,6 @@ websocket_urlpatterns = [
     *game_sockets,
     *lobby_sockets,
     *social_sockets,
+    *chat_sockets,
     re_path(r"", NoSuchSocket.as_asgi()),
 ]

@@ -68,6 +68,7 @@ INSTALLED_APPS = [
     "accounts",
     "lobby",
     "social",
+    "chat",
 ]
 
 MIDDLEWARE = [

@@ -25,5 +25,6 @@ urlpatterns = [
     path("accounts/", include("accounts.urls")),
     path("", include("lobby.urls")),
     path("social/", include("social.urls")),
+    path("", include("chat.urls")),
     path("admin/", admin.site.urls),
 ]

@@ -33,11 +33,12 @@ GUEST_NAME_MAX = 40
 # -- opening -------------------------------------------------------------------
 
 def open_table(host, variant, *, level=Level.NORMAL, listed=False, host_colour=None, computer_colours=(),
-               rated=False, time_control=None):
+               rated=False, time_control=None, players_chat=True):
     """A new table hosted by `host` (a signed-in user) who sits at `host_colour`
     (default: the first colour); `computer_colours` go to the computer. A rated
     table seats only accounts and no computer (accounts.ratings). `time_control`:
-    (Game.TimeControl, total seconds, increment seconds), default 60 s a move."""
+    (Game.TimeControl, total seconds, increment seconds), default 60 s a move.
+    `players_chat=False` (rated tables only) opens it with chat off for both players."""
     colours = variant.colours
     host_colour = host_colour or colours[0]
     computer_colours = set(computer_colours)
@@ -52,12 +53,14 @@ def open_table(host, variant, *, level=Level.NORMAL, listed=False, host_colour=N
         raise GameError(_("Your own seat cannot go to the computer."))
     if rated and computer_colours:
         raise GameError(_("A rated table is for people only: give no seat to the computer."))
+    if not players_chat and not rated:
+        raise GameError(_("Only a rated table can be opened with chat off."))
     with transaction.atomic():
         # A listed table's game may be watched by anyone (games.access.can_watch).
         game = game_services.create_table_game(variant, level=level, is_public=listed, rated=rated, host=host,
                                                host_colour=host_colour, computer_colours=computer_colours,
                                                time_control=time_control)
-        table = Table.objects.create(host=host, listed=listed, game=game)
+        table = Table.objects.create(host=host, listed=listed, game=game, players_chat=players_chat)
         if len(computer_colours) == len(colours) - 1:  # nobody else to wait for
             game_services.start_game(game)
         transaction.on_commit(lambda: table_changed(table.pk, lobby=listed))

@@ -37,6 +37,8 @@ class TableForm(VariantForm):
     rated = forms.BooleanField(label=_("Rated: the result changes the players' ratings"), required=False,
                                initial=False, help_text=_("Only players with an account sit at a rated table, "
                                                           "and no seat goes to the computer."))
+    chat_off = forms.BooleanField(label=_("No chat for the players"), required=False, initial=False,
+                                  help_text=_("Rated tables only: neither player can write or read the players' chat."))
     seat = forms.ChoiceField(label=_("Your seat"), choices=[*SEAT_CHOICES, (RANDOM, _("Random"))], initial="black",
                              widget=OfferSelect,
                              help_text=_("Black moves first, then White, Red and Green."))
@@ -53,7 +55,7 @@ class TableForm(VariantForm):
     days = forms.TypedChoiceField(label=_("Days a move"), coerce=int, initial=3, required=False,
                                   choices=[(d, d) for d in DAYS])
 
-    table_fields = ("seat", "computer", "level", "listed", "rated", "time_control", "clock", "minutes",
+    table_fields = ("seat", "computer", "level", "listed", "rated", "chat_off", "time_control", "clock", "minutes",
                     "increment", "days")
 
     def offer_possible_choices(self, options):
@@ -83,6 +85,8 @@ class TableForm(VariantForm):
             self.add_error("computer", _("Your own seat cannot go to the computer."))
         if data.get("rated") and computer:
             self.add_error("computer", _("A rated table is for people only: give no seat to the computer."))
+        if data.get("chat_off") and not data.get("rated"):
+            self.add_error("chat_off", _("Only a rated table can be opened with chat off."))
         data["time"] = self.clean_time(data)
         return data
 

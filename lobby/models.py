@@ -39,6 +39,9 @@ class Table(models.Model):
     # Listed in the lobby (a Game's is_public is another thing: anyone with the link may review it).
     listed = models.BooleanField(_("shown in the lobby"), default=False)
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="tables")
+    # The players' chat (the chat app): a rated table may be opened with it off for
+    # both players; spectators keep their own room.
+    players_chat = models.BooleanField(_("players' chat"), default=True)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

@@ -1,6 +1,6 @@
 from django.urls import path, register_converter
 
-from lobby.consumers import LobbyConsumer, TableConsumer
+from lobby.consumers import LobbyConsumer
 from lobby.models import CODE_ALPHABET, CODE_LENGTH
 
 
@@ -19,7 +19,8 @@ class TableCodeConverter:
 
 register_converter(TableCodeConverter, "table_code")
 
+# A table page's socket (/ws/tables/<code>/, lobby.consumers.TableConsumer with the
+# table's chat) is routed by the chat app: chat/routing.py.
 websocket_urlpatterns = [
     path("ws/lobby/", LobbyConsumer.as_asgi()),
-    path("ws/tables/<table_code:code>/", TableConsumer.as_asgi()),
 ]

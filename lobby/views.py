@@ -54,7 +54,8 @@ def table_new(request):
                 table = actions.open_table(
                     request.user, data["variant"], level=data["level"], listed=data["listed"],
                     host_colour=data["seat"], computer_colours=data["computer"],
-                    rated=data["rated"], time_control=data["time"])
+                    rated=data["rated"], time_control=data["time"],
+                    players_chat=not data["chat_off"])
             except GameError as error:
                 form.add_error(None, str(error))
             else:

@@ -64,6 +64,15 @@ def is_blocked(a, b):
     return Block.objects.filter(Q(blocker_id=a_id, blocked_id=b_id) | Q(blocker_id=b_id, blocked_id=a_id)).exists()
 
 
+def blocked_either_way(user):
+    """The ids of everyone `user` blocked or was blocked by (chat hides them both ways)."""
+    if user is None or user.pk is None:
+        return frozenset()
+    mine = Block.objects.filter(blocker=user).values_list("blocked_id", flat=True)
+    theirs = Block.objects.filter(blocked=user).values_list("blocker_id", flat=True)
+    return frozenset(mine) | frozenset(theirs)
+
+
 def follows(user, other):
     return Follow.objects.filter(follower=user, followed=other).exists()
 

@@ -31,7 +31,7 @@ WORD = re.compile(r"[A-Za-zÄÖÜäöüß]{3,}")
 SAME_IN_BOTH = {
     "Reversi", "Anti", "Lobby", "Normal", "Computer", "English", "Deutsch", "Online",
     "Start", "Code", "Link", "Othello", "Logistello", "Jack", "Berkeley", "Waterman",
-    "Mollett", "Annexation", "Game", "Bang", "neutral",
+    "Mollett", "Annexation", "Game", "Bang", "neutral", "Chat",
 }
 CODE = re.compile(r"[A-Z0-9]{6,}")  # table codes and their examples
 WALKER = "walker"  # the signed-in visitor's name shows in the header

@@ -5,6 +5,7 @@ from django.contrib import admin
 from django.urls import reverse
 
 from accounts.models import LoginThrottle
+from chat.models import ChatSetting, Message, Mute, Report, Silence
 from games.models import GameAnalysis
 from lobby.models import Rematch
 from tests.accounts.rated_play import play, rated_table
@@ -12,7 +13,7 @@ from tests.people import make_user, signed_in
 
 pytestmark = pytest.mark.django_db
 
-OURS = ("games", "lobby", "accounts")
+OURS = ("games", "lobby", "accounts", "chat")
 
 
 def our_models():
@@ -29,6 +30,11 @@ def rows(alice, bob):
     Rematch.objects.create(table=table, game=game)
     GameAnalysis.objects.create(game=game, total=game.ply)
     LoginThrottle.objects.create(key="0" * 64, failures=1, window_start=game.finished_at)
+    message = Message.objects.create(game=game, room="players", author=bob, author_name="Bob", text="gg alice")
+    Report.objects.create(message=message, reporter=alice, reason="abuse")
+    Mute.objects.create(muter=alice, muted=bob)
+    Silence.objects.create(user=bob)
+    ChatSetting.objects.create(user=alice, chat_on=False)
     return game
 
 

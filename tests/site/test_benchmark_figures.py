@@ -7,7 +7,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 FIGURES = ROOT / "benchmarks" / "README.md"
-CODE_DIRS = ("config", "games", "lobby", "accounts", "benchmarks")
+CODE_DIRS = ("config", "games", "lobby", "accounts", "chat", "benchmarks")
 
 COMMAND = re.compile(r"(?:\.venv/bin/python|\bpython3?)\s+(benchmarks/\w+\.py|-m\s+[\w.]+)([^\n`|]*)")
 FLAG = re.compile(r"(?<![\w-])(--[a-z][\w-]*)")

@@ -60,17 +60,17 @@ def test_the_core_is_found():
     assert {"games.rules", "games.rules.board", "games.ai", "games.ai.search"} <= names
 
 
-def test_games_imports_neither_lobby_nor_accounts_nor_social():
+def test_games_imports_none_of_lobby_accounts_social_or_chat():
     wrong = sorted(f"{module_name(path)} imports {name}"
                    for path in (ROOT / "games").rglob("*.py") for name in imported_names(path)
-                   if within(name, "lobby") or within(name, "accounts") or within(name, "social"))
+                   if any(within(name, app) for app in ("lobby", "accounts", "social", "chat")))
     assert wrong == []
 
 
 # The site: our Django apps and settings, and the frameworks they run on. (The offline
 # trainer's numerical libraries are not the site; the runtime's standard-library-only
 # rule is checked by running them in a bare interpreter: tests/ai/test_standalone.py.)
-SITE = {"accounts", "lobby", "social", "config", "django", "channels", "channels_redis", "daphne", "celery", "kombu",
+SITE = {"accounts", "lobby", "social", "chat", "config", "django", "channels", "channels_redis", "daphne", "celery", "kombu",
         "redis", "django_htmx", "whitenoise", "psycopg", "dj_database_url"}
 
 

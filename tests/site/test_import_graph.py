@@ -13,7 +13,7 @@ import ast
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
-APPS = ("games", "lobby", "accounts", "social")
+APPS = ("games", "lobby", "accounts", "social", "chat")
 
 
 def our_modules():
