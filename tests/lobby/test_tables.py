@@ -399,5 +399,6 @@ def test_a_finished_table_leaves_the_lobby(running):
     assert lobby_messages(lambda: broadcast.on_state_pushed(sender=Game, game=game)) == []
     Game.objects.filter(pk=game.pk).update(status="finished", turn="")
     finished = Game.objects.get(pk=game.pk)
-    assert lobby_messages(lambda: broadcast.on_state_pushed(sender=Game, game=finished)) == ["lobby.tables"]
-    assert listing.lobby_tables() == {"open_tables": [], "playing_tables": []}
+    assert lobby_messages(lambda: broadcast.on_state_pushed(sender=Game, game=finished)) == ["lobby.changes"]
+    assert listing.lobby_tables()["playing_tables"] == []
+    assert listing.row_of(running.pk) is None  # pushed as removed
