@@ -156,7 +156,11 @@ def main():
     parser.add_argument("--daphne", type=int, default=1)
     parser.add_argument("--database", choices=("sqlite", "postgres"), default="sqlite")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--layer", choices=("core", "pubsub"), default=None,
+                        help="channels-redis layer (CHANNEL_LAYER in config/settings.py; default: the site's)")
     args = parser.parse_args()
+    if args.layer:
+        os.environ["CHANNEL_LAYER"] = args.layer
     with tempfile.TemporaryDirectory(prefix="reversi-lobby-") as scratch:
         site = Site(scratch, 1, daphnes=args.daphne, workers=1, database=args.database)
         try:
@@ -178,7 +182,8 @@ def main():
     change_cpu = [change[3] for change in made]
     print(f"{args.tables} listed tables, {args.pages} lobby pages, {len(made)} changes in {elapsed:.0f} s "
           f"({len(made) / elapsed:.1f}/s), {args.daphne} daphne, DB {site.env['DATABASE_URL'].split(':', 1)[0]}, "
-          f"{os.cpu_count()} cores, load average before {load_before:.1f}")
+          f"{os.cpu_count()} cores, load average before {load_before:.1f}, "
+          f"channel layer {os.environ.get('CHANNEL_LAYER', 'core')}")
     if latencies:
         print(f"change -> every lobby page: median {statistics.median(latencies) * 1000:.0f} ms, "
               f"p99 {percentile(latencies, 0.99) * 1000:.0f} ms, max {max(latencies) * 1000:.0f} ms; "

@@ -441,7 +441,11 @@ def main():
                         help="play on a clock, minutes+seconds (default 10+5), instead of 60 s a move")
     parser.add_argument("--spectators", type=int, default=0, help="pages watching each table, besides its players")
     parser.add_argument("--idle", type=int, default=0, help="idle lobby and game sockets per daphne, open throughout")
+    parser.add_argument("--layer", choices=("core", "pubsub"), default=None,
+                        help="channels-redis layer (CHANNEL_LAYER in config/settings.py; default: the site's)")
     args = parser.parse_args()
+    if args.layer:
+        os.environ["CHANNEL_LAYER"] = args.layer
     args.think = tuple(float(x) for x in args.think.split(","))
     with tempfile.TemporaryDirectory(prefix="reversi-rt-") as scratch:
         site = Site(scratch, args.worker_concurrency, daphnes=args.daphne, workers=args.workers,
@@ -462,7 +466,8 @@ def main():
     print(f"{args.clock + ' clocks' if args.clock else '60 s a move'}, {args.tables} tables, think {args.think[0]:g}-{args.think[1]:g} s, {args.daphne} daphne, "
           f"{args.workers} worker (concurrency {args.worker_concurrency}), "
           f"DB {site.env['DATABASE_URL'].split(':', 1)[0]}, Redis {site.env['REDIS_URL'].split(':', 1)[0]}, "
-          f"{os.cpu_count()} cores, load average before {load_before:.1f}")
+          f"{os.cpu_count()} cores, load average before {load_before:.1f}, "
+          f"channel layer {os.environ.get('CHANNEL_LAYER', 'core')}")
     print(f"{len(times)} moves in {elapsed:.0f} s ({len(times) / elapsed:.1f} moves/s), {results.games} games finished, "
           f"{results.failed} refused, {results.lost} never arrived, {results.reconnects} websocket retries, "
           f"{len(results.closed)} sockets closed under a table{' (' + ', '.join(results.closed) + ')' if results.closed else ''}")

@@ -83,10 +83,10 @@ async def _keep():
 def counts():
     """{"online": people, "playing": games being played} now."""
     try:
-        client = _redis()
-        now = time.time()
-        client.zremrangebyscore(KEY, 0, now - ONLINE_FOR)
-        online = client.zcard(KEY)
+        with _redis().pipeline() as pipe:
+            pipe.zremrangebyscore(KEY, 0, time.time() - ONLINE_FOR)
+            pipe.zcard(KEY)
+            online = pipe.execute()[1]
     except redis.RedisError:
         online = 0
     return {"online": online, "playing": Game.objects.filter(status=Game.Status.PLAYING).count()}

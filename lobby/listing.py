@@ -62,13 +62,12 @@ def row_of(table_id):
     """The lobby row of one table and its section (OPEN or PLAYING), or None when the
     lobby does not list it (unlisted, finished, closed or abandoned)."""
     table = _public().filter(pk=table_id).first()
-    if table is None:
+    if table is None or table.game.status not in (Game.Status.PLAYING, Game.Status.WAITING):
         return None
-    if table.game.status == Game.Status.PLAYING:
-        return lobby_rows([table])[0]
-    if table.game.status == Game.Status.WAITING and _waiting(Table.objects.filter(pk=table_id)).exists():
-        return lobby_rows([table])[0]
-    return None
+    if table.game.status == Game.Status.WAITING and table.created_at < timezone.now() - LOBBY_WAITING_FOR:
+        return None
+    row = lobby_rows([table])[0]
+    return None if row["abandoned"] else row
 
 
 def lobby_rows(tables):
@@ -90,6 +89,7 @@ def lobby_rows(tables):
             "variant": variant_label(table.game.variant),
             "host": table.host.display_name,
             "host_here": waiting and presence.host_here(seen.get(table.pk), table.created_at),
+            "abandoned": waiting and presence.is_abandoned(seen.get(table.pk), table.created_at),
             "since": int(table.created_at.timestamp()),
             "taken": sum(1 for s in seats if not seat_is_free(s)),
             "computers": sum(1 for s in seats if s.is_computer),

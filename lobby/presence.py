@@ -10,6 +10,7 @@ mark expires a heartbeat after that, so nothing has to be cleaned up.
 import logging
 import time
 from datetime import timedelta
+from functools import lru_cache
 
 import redis
 from django.conf import settings
@@ -26,13 +27,13 @@ def key(table_id):
     return f"lobby:seen:{table_id}"
 
 
+@lru_cache(maxsize=1)
 def _redis():
     return redis.Redis.from_url(settings.REDIS_URL)
 
 
 def mark_seen(table_id):
-    with _redis() as client:
-        client.set(key(table_id), f"{time.time():.0f}", ex=int(ABANDONED_AFTER.total_seconds()) + HEARTBEAT)
+    _redis().set(key(table_id), f"{time.time():.0f}", ex=int(ABANDONED_AFTER.total_seconds()) + HEARTBEAT)
 
 
 def last_seen(table_ids):
@@ -42,8 +43,7 @@ def last_seen(table_ids):
     if not table_ids:
         return {}
     try:
-        with _redis() as client:
-            marks = client.mget([key(table_id) for table_id in table_ids])
+        marks = _redis().mget([key(table_id) for table_id in table_ids])
     except redis.RedisError:
         log.warning("could not read which hosts are here")
         return dict.fromkeys(table_ids)
@@ -58,6 +58,22 @@ def host_here(seen, opened_at):
     return (seen is not None and now - seen <= HERE_FOR) or now - opened_at.timestamp() <= HERE_FOR
 
 
+def is_abandoned(seen, opened_at):
+    """Whether a waiting table whose host was last here at `seen` (None: not for
+    ABANDONED_AFTER at least, or Redis is away) has been left."""
+    now = time.time()
+    if now - opened_at.timestamp() < ABANDONED_AFTER.total_seconds():
+        return False
+    return seen is not None and now - seen > ABANDONED_AFTER.total_seconds() or seen is None and _known()
+
+
+def _known():
+    try:
+        return bool(_redis().ping())
+    except redis.RedisError:
+        return False
+
+
 def abandoned(waiting):
     """The ids of the tables of `waiting` (a query of waiting tables) older than
     ABANDONED_AFTER whose host has been away that long. With Redis away nobody's
@@ -66,8 +82,7 @@ def abandoned(waiting):
     if not old:
         return []
     try:
-        with _redis() as client:
-            marks = client.mget([key(table_id) for table_id in old])
+        marks = _redis().mget([key(table_id) for table_id in old])
     except redis.RedisError:
         log.warning("could not read which hosts are here; the lobby lists every table")
         return []
