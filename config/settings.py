@@ -165,11 +165,14 @@ def celery_redis_url(url):
     return url
 
 
-# CHANNEL_LAYER=pubsub: channels-redis' Redis pub/sub layer, which sends a group
-# message once to each process that has pages in the group; "core" (the default
-# here): its default layer, which queues a copy per page in Redis
+# channels-redis' Redis pub/sub layer (the default here): a group message goes once
+# to each process with pages in the group, which hands it to them in memory, so a
+# slow page only lengthens its own queue; a push missed while a process reconnects
+# to Redis is caught up by the versions (a game page's next state is whole, a lobby
+# page reads its list again). CHANNEL_LAYER=core: its default layer, which queues a
+# copy per page in Redis and drops group messages over its capacity
 # (benchmarks/README.md, "Spectators").
-CHANNEL_LAYER = os.environ.get("CHANNEL_LAYER", "core")
+CHANNEL_LAYER = os.environ.get("CHANNEL_LAYER", "pubsub")
 if CHANNEL_LAYER == "pubsub":
     CHANNEL_LAYERS = {
         "default": {

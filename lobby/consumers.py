@@ -32,6 +32,7 @@ from lobby.models import Table
 log = logging.getLogger(__name__)
 
 COALESCE = 0.3  # seconds a lobby page's changes are gathered into one frame
+GAP_WAIT = 2.0  # seconds a lobby page waits for a version that has not come before reading its list again
 
 
 class LobbyConsumer(AsyncWebsocketConsumer):
@@ -48,7 +49,7 @@ class LobbyConsumer(AsyncWebsocketConsumer):
         self.language = requested_language(self.scope)
         self.shown, self.page = lobby_filter(self.scope)
         self.version, self.rows, self.counts = 0, {OPEN: [], PLAYING: []}, None
-        self.pending, self.flushing, self.lock = [], None, asyncio.Lock()
+        self.pending, self.flushing, self.lock, self.gap_since = [], None, asyncio.Lock(), None
         self.joined = True
         await broadcast.join(self, LOBBY_GROUP)
         await self.accept()
@@ -76,18 +77,32 @@ class LobbyConsumer(AsyncWebsocketConsumer):
             self.flushing = asyncio.create_task(self.flush_soon())
 
     async def flush_soon(self):
+        """After COALESCE seconds, what arrived meanwhile goes out as one frame, in version
+        order. A version missing from the run waits for up to GAP_WAIT seconds (two
+        processes' changes may cross on the way); still missing then, it was lost, and
+        the page reads its whole list again."""
         await asyncio.sleep(COALESCE)
         async with self.lock:
             self.flushing = None
-            pending, self.pending = sorted((e for e in self.pending if e["version"] > self.version),
-                                           key=lambda e: e["version"]), []
-            if not pending:
+            pending = sorted((e for e in self.pending if e["version"] > self.version), key=lambda e: e["version"])
+            ready = []
+            for event in pending:
+                if event["version"] != self.version + 1 + len(ready):
+                    break
+                ready.append(event)
+            self.pending = pending[len(ready):]
+            if ready:
+                await self.send(text_data=self.apply(ready))
+            if not self.pending:
+                self.gap_since = None
                 return
-            versions = [event["version"] for event in pending]
-            if versions != list(range(self.version + 1, self.version + 1 + len(versions))):
-                await self.reload()  # a change never reached this page
+            loop = asyncio.get_running_loop()
+            self.gap_since = self.gap_since or loop.time()
+            if loop.time() - self.gap_since < GAP_WAIT:
+                self.flushing = asyncio.create_task(self.flush_soon())
                 return
-            await self.send(text_data=self.apply(pending))
+            self.pending, self.gap_since = [], None
+            await self.reload()  # a change never reached this page
 
     def apply(self, events):
         """The frame that takes this page from its rows to theirs after `events`."""
