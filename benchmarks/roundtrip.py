@@ -467,7 +467,7 @@ def main():
           f"{args.workers} worker (concurrency {args.worker_concurrency}), "
           f"DB {site.env['DATABASE_URL'].split(':', 1)[0]}, Redis {site.env['REDIS_URL'].split(':', 1)[0]}, "
           f"{os.cpu_count()} cores, load average before {load_before:.1f}, "
-          f"channel layer {os.environ.get('CHANNEL_LAYER', 'core')}")
+          f"channel layer {os.environ.get('CHANNEL_LAYER', 'pubsub')}")
     print(f"{len(times)} moves in {elapsed:.0f} s ({len(times) / elapsed:.1f} moves/s), {results.games} games finished, "
           f"{results.failed} refused, {results.lost} never arrived, {results.reconnects} websocket retries, "
           f"{len(results.closed)} sockets closed under a table{' (' + ', '.join(results.closed) + ')' if results.closed else ''}")
