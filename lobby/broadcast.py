@@ -12,8 +12,6 @@ from functools import lru_cache
 
 import redis
 from django.conf import settings
-from django.template.loader import render_to_string
-from django.utils import translation
 
 from games import broadcast
 from games.models import Game
