@@ -14,9 +14,19 @@ ones, so every move crosses from one process to another through the channel
 layer. Prints the median, 95th and 99th percentile of the round trip, the
 throughput, daphne's CPU per move, and any lost or failed move.
 
+--spectators K: K more pages watch each table, each on its own websocket without a
+session (the table's game is public), spread over the daphnes; it then also prints
+the time from the move to the last of them (the opponent included) and daphne's CPU
+per delivered page. --idle N: before the tables start, N idle sockets per daphne
+(half lobby pages, half pages of a waiting table nobody plays at) open and stay;
+it prints daphne's resident memory per idle socket.
+
     .venv/bin/python benchmarks/roundtrip.py                       # 50 tables, 60 s, think 1-3 s
     .venv/bin/python benchmarks/roundtrip.py --tables 50 --think 0.2,0.6 --seconds 30 --via http
     .venv/bin/python benchmarks/roundtrip.py --clock 10+5          # the same on clocks: their cost on the move path
+    .venv/bin/python benchmarks/roundtrip.py --tables 50 --spectators 10    # 50 tables watched by 10 pages each
+    .venv/bin/python benchmarks/roundtrip.py --tables 1 --spectators 500    # one table, 500 spectators
+    .venv/bin/python benchmarks/roundtrip.py --idle 5000                    # 5,000 idle sockets beside the 50 tables
     REDIS_URL=redis://127.0.0.1:6379/12 .venv/bin/python benchmarks/roundtrip.py --daphne 2 --workers 2 --database postgres
 """
 import argparse
@@ -61,9 +71,10 @@ def make_players(count):
     return users, sessions
 
 
-def new_table(host, guest, clock=None):
+def new_table(host, guest, clock=None, public=False):
     """A running 8x8 table: host Black, guest White; `clock` "minutes+seconds" or None
-    (60 s a move). (code, game public id)."""
+    (60 s a move); `public`: anyone with the link may watch (not listed in the lobby).
+    (code, game public id)."""
     from games import Variant
     from games.access import Viewer
     from games.models import Game
@@ -75,7 +86,20 @@ def new_table(host, guest, clock=None):
         time_control = (Game.TimeControl.CLOCK, minutes * 60, increment)
     table = actions.open_table(host, Variant(board="8x8"), level="easy", time_control=time_control)
     actions.join(table, Viewer(user=guest))
+    if public:
+        Game.objects.filter(pk=table.game.pk).update(is_public=True)
     return table.code, table.game.public_id
+
+
+def waiting_table(host):
+    """A public table waiting for players that nobody plays at (idle pages show it)."""
+    from games import Variant
+    from games.models import Game
+    from lobby import actions
+
+    table = actions.open_table(host, Variant(board="8x8"), level="easy")
+    Game.objects.filter(pk=table.game.pk).update(is_public=True)
+    return table.game.public_id
 
 
 class HTTP:
@@ -205,6 +229,8 @@ class Screen:
 class Results:
     def __init__(self):
         self.round_trips, self.failed, self.lost, self.games, self.reconnects = [], 0, 0, 0, 0
+        self.to_last = []  # move -> the last page of the table (opponent and spectators) that shows it
+        self.delivered = 0  # pages that showed a measured move
         self.closed = []  # close codes of sockets that ended while their table played
         self.measuring = False
         self.cpu = {}
@@ -212,11 +238,12 @@ class Results:
 
 async def connect(url, origin, session, results, attempts=5):
     """A page's websocket; like htmx's ws extension, try again when the handshake fails
-    (daphne drops a handshake its consumer did not accept within 5 s)."""
+    (daphne drops a handshake its consumer did not accept within 5 s). No session: a visitor."""
+    headers = {"Cookie": f"sessionid={session}"} if session else {}
     for attempt in range(attempts):
         try:
-            return await websockets.connect(url, origin=origin, additional_headers={"Cookie": f"sessionid={session}"},
-                                            open_timeout=30, max_size=2 ** 22)
+            return await websockets.connect(url, origin=origin, additional_headers=headers,
+                                            open_timeout=30, max_size=2 ** 22, ping_interval=None)
         except (OSError, websockets.exceptions.InvalidHandshake, asyncio.TimeoutError):
             if attempt == attempts - 1:
                 raise
@@ -224,7 +251,8 @@ async def connect(url, origin, session, results, attempts=5):
             await asyncio.sleep(0.5 * 2 ** attempt)
 
 
-async def play_table(site, number, pair, sessions, results, think, stop_at, rng, via, delay=0.0, clock=None):
+async def play_table(site, number, pair, sessions, results, think, stop_at, rng, via, delay=0.0, clock=None,
+                     spectators=0):
     await asyncio.sleep(delay)  # tables open one after another, as they would on a site
     host, guest = pair
     # With several daphnes the two players sit at different ones.
@@ -232,7 +260,7 @@ async def play_table(site, number, pair, sessions, results, think, stop_at, rng,
     http = {"black": HTTP(site.ports[black], sessions[0]), "white": HTTP(site.ports[white], sessions[1])}
     urls = {"black": site.urls[black], "white": site.urls[white]}
     while time.monotonic() < stop_at:
-        code, public_id = await asyncio.to_thread(new_table, host, guest, clock)
+        code, public_id = await asyncio.to_thread(new_table, host, guest, clock, spectators > 0)
         screens = {"black": Screen(), "white": Screen()}
         sockets, listeners = [], []
         for colour in ("black", "white"):
@@ -240,6 +268,12 @@ async def play_table(site, number, pair, sessions, results, think, stop_at, rng,
             socket = await connect(f"{ws_url}/ws/games/{public_id}/", urls[colour], http[colour].session, results)
             sockets.append(socket)
             listeners.append(asyncio.create_task(screens[colour].listen(socket, results)))
+        watchers = [Screen() for _ in range(spectators)]
+        for index, screen in enumerate(watchers):  # spread over the daphnes
+            url = site.urls[(number + index) % len(site.urls)]
+            socket = await connect(f"{url.replace('http://', 'ws://')}/ws/games/{public_id}/", url, "", results)
+            sockets.append(socket)
+            listeners.append(asyncio.create_task(screen.listen(socket, results)))
             if not http[colour].csrf:
                 status, _html = await http[colour].request("GET", f"/tables/{code}/")
                 assert status == 200 and http[colour].csrf, f"GET table page: {status}"
@@ -271,8 +305,17 @@ async def play_table(site, number, pair, sessions, results, think, stop_at, rng,
                 except asyncio.TimeoutError:
                     results.lost += 1
                     continue
+                if watchers:
+                    try:
+                        last = max([arrived] + [await screen.wait_for_ply(new_ply, 30) for screen in watchers])
+                    except asyncio.TimeoutError:
+                        results.lost += 1
+                        continue
                 if results.measuring:
                     results.round_trips.append(arrived - started)
+                    if watchers:
+                        results.to_last.append(last - started)
+                        results.delivered += 2 + len(watchers)
                 await screens["black"].wait_for_ply(new_ply, 30)
             else:
                 break
@@ -309,6 +352,42 @@ def cpu_by_part(site):
             "clients": own.user + own.system}
 
 
+def resident_kb(processes):
+    """Resident memory of these processes and their children (kB)."""
+    total = 0
+    for status in Path("/proc").glob("[0-9]*/status"):
+        try:
+            text = status.read_text()
+            group = int(Path(status.parent, "stat").read_text().rsplit(")", 1)[1].split()[2])
+        except (OSError, IndexError):
+            continue
+        if group in {process.pid for process in processes}:
+            total += int(re.search(r"VmRSS:\s+(\d+)", text).group(1))
+    return total
+
+
+async def open_idle(site, count, public_id, results):
+    """`count` idle sockets on every daphne, half lobby pages and half pages of a game
+    nobody plays; each reads what it is sent and sits."""
+    sockets = []
+
+    async def drain(socket):
+        try:
+            async for _message in socket:
+                pass
+        except websockets.exceptions.ConnectionClosed:
+            pass
+
+    for url in site.urls:
+        ws_url = url.replace("http://", "ws://")
+        for index in range(count):
+            path = "/ws/lobby/" if index % 2 else f"/ws/games/{public_id}/"
+            socket = await connect(ws_url + path, url, "", results)
+            sockets.append(socket)
+            asyncio.create_task(drain(socket))
+    return sockets
+
+
 def percentile(values, fraction):
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, max(0, round(fraction * len(ordered)) - 1))]
@@ -317,12 +396,21 @@ def percentile(values, fraction):
 async def run(site, args):
     users, sessions = await asyncio.to_thread(make_players, 2 * args.tables)
     results = Results()
+    idle = []
+    if args.idle:
+        public_id = await asyncio.to_thread(waiting_table, users[0])
+        before = resident_kb(site.daphnes)
+        idle = await open_idle(site, args.idle, public_id, results)
+        await asyncio.sleep(3)
+        results.idle_kb = (resident_kb(site.daphnes) - before) / len(idle)
+        results.idle_total_kb = resident_kb(site.daphnes)
     rng = random.Random(args.seed)
     began = time.monotonic()
     stop_at = began + args.warmup + args.seconds
     tasks = [asyncio.create_task(play_table(site, i, users[2 * i:2 * i + 2], sessions[2 * i:2 * i + 2], results,
                                             args.think, stop_at, random.Random(rng.random()), args.via,
-                                            delay=i * args.warmup / 2 / args.tables, clock=args.clock))
+                                            delay=i * args.warmup / 2 / args.tables, clock=args.clock,
+                                            spectators=args.spectators))
              for i in range(args.tables)]
     await asyncio.sleep(args.warmup)
     results.measuring = True
@@ -330,6 +418,8 @@ async def run(site, args):
     cpu_before = cpu_by_part(site)
     await asyncio.gather(*tasks)
     results.cpu = {part: seconds - cpu_before[part] for part, seconds in cpu_by_part(site).items()}
+    for socket in idle:
+        await socket.close()
     return results, time.monotonic() - measured_from
 
 
@@ -349,7 +439,13 @@ def main():
                              "(pages without JavaScript or with their socket down)")
     parser.add_argument("--clock", nargs="?", const="10+5", default=None,
                         help="play on a clock, minutes+seconds (default 10+5), instead of 60 s a move")
+    parser.add_argument("--spectators", type=int, default=0, help="pages watching each table, besides its players")
+    parser.add_argument("--idle", type=int, default=0, help="idle lobby and game sockets per daphne, open throughout")
+    parser.add_argument("--layer", choices=("core", "pubsub"), default=None,
+                        help="channels-redis layer (CHANNEL_LAYER in config/settings.py; default: the site's)")
     args = parser.parse_args()
+    if args.layer:
+        os.environ["CHANNEL_LAYER"] = args.layer
     args.think = tuple(float(x) for x in args.think.split(","))
     with tempfile.TemporaryDirectory(prefix="reversi-rt-") as scratch:
         site = Site(scratch, args.worker_concurrency, daphnes=args.daphne, workers=args.workers,
@@ -370,7 +466,8 @@ def main():
     print(f"{args.clock + ' clocks' if args.clock else '60 s a move'}, {args.tables} tables, think {args.think[0]:g}-{args.think[1]:g} s, {args.daphne} daphne, "
           f"{args.workers} worker (concurrency {args.worker_concurrency}), "
           f"DB {site.env['DATABASE_URL'].split(':', 1)[0]}, Redis {site.env['REDIS_URL'].split(':', 1)[0]}, "
-          f"{os.cpu_count()} cores, load average before {load_before:.1f}")
+          f"{os.cpu_count()} cores, load average before {load_before:.1f}, "
+          f"channel layer {os.environ.get('CHANNEL_LAYER', 'pubsub')}")
     print(f"{len(times)} moves in {elapsed:.0f} s ({len(times) / elapsed:.1f} moves/s), {results.games} games finished, "
           f"{results.failed} refused, {results.lost} never arrived, {results.reconnects} websocket retries, "
           f"{len(results.closed)} sockets closed under a table{' (' + ', '.join(results.closed) + ')' if results.closed else ''}")
@@ -379,6 +476,15 @@ def main():
           f"max {max(times) * 1000:.1f} ms")
     print(f"daphne CPU: {results.cpu['daphne'] / len(times) * 1000:.1f} ms per move "
           f"({results.cpu['daphne'] / elapsed / args.daphne * 100:.0f}% of a core per daphne)")
+    if results.to_last:
+        print(f"{args.spectators} spectators a table: move -> last page of the table: "
+              f"median {statistics.median(results.to_last) * 1000:.1f} ms, p95 {percentile(results.to_last, 0.95) * 1000:.1f} ms, "
+              f"p99 {percentile(results.to_last, 0.99) * 1000:.1f} ms, max {max(results.to_last) * 1000:.1f} ms; "
+              f"{results.delivered} pages delivered ({results.delivered / elapsed:.0f}/s), daphne CPU "
+              f"{results.cpu['daphne'] / results.delivered * 1000:.3f} ms per delivered page")
+    if args.idle:
+        print(f"{args.idle} idle sockets per daphne: {results.idle_kb:.1f} kB resident per socket "
+              f"(daphnes {results.idle_total_kb / 1024:.0f} MB in all)")
     print("CPU per move elsewhere: " + ", ".join(
         f"{part} {results.cpu[part] / len(times) * 1000:.1f} ms" for part in ("worker", "redis", "clients")
         if part != "redis" or site.redis))

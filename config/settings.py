@@ -167,30 +167,46 @@ def celery_redis_url(url):
     return url
 
 
-CHANNEL_LAYERS = {
-    "default": {
-        "BACKEND": "channels_redis.core.RedisChannelLayer",
-        "CONFIG": {
-            # Raised from the defaults (100): over capacity, group messages are
-            # silently dropped and the pool refuses connections under load.
-            # redis-py 8 times reads out after 5 s by default, exactly the length of
-            # channels-redis' blocking receive: idle websockets then crash.
-            "hosts": [{"address": REDIS_URL, "max_connections": 1000, "socket_timeout": 30}],
-            # Messages a process has not taken yet, per process (its pages share one
-            # inbox): 1000 holds seconds of pushes at the saturation of
-            # benchmarks/roundtrip.py, where "never arrived" stays 0
-            # (benchmarks/README.md, "A move at an online table").
-            "capacity": 1000,
-            # A push older than this is dropped unread: by then the page has
-            # reconnected and got the whole state anyway.
-            "expiry": 30,
-            # A socket that never said goodbye (its daphne was killed) leaves its group
-            # after this long. It must outlast any page left open: a game or lobby tab
-            # open for longer stops getting pushes until it reconnects.
-            "group_expiry": 86400,
-        },
+# channels-redis' Redis pub/sub layer (the default here): a group message goes once
+# to each process with pages in the group, which hands it to them in memory, so a
+# slow page only lengthens its own queue; a push missed while a process reconnects
+# to Redis is caught up by the versions (a game page's next state is whole, a lobby
+# page reads its list again). CHANNEL_LAYER=core: its default layer, which queues a
+# copy per page in Redis and drops group messages over its capacity
+# (benchmarks/README.md, "Spectators").
+CHANNEL_LAYER = os.environ.get("CHANNEL_LAYER", "pubsub")
+if CHANNEL_LAYER == "pubsub":
+    CHANNEL_LAYERS = {
+        "default": {
+            "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
+            "CONFIG": {"hosts": [{"address": REDIS_URL, "socket_timeout": 30}]},
+        }
     }
-}
+else:
+    CHANNEL_LAYERS = {
+        "default": {
+            "BACKEND": "channels_redis.core.RedisChannelLayer",
+            "CONFIG": {
+                # Raised from the defaults (100): over capacity, group messages are
+                # silently dropped and the pool refuses connections under load.
+                # redis-py 8 times reads out after 5 s by default, exactly the length of
+                # channels-redis' blocking receive: idle websockets then crash.
+                "hosts": [{"address": REDIS_URL, "max_connections": 1000, "socket_timeout": 30}],
+                # Messages a process has not taken yet, per process (its pages share one
+                # inbox): 1000 holds seconds of pushes at the saturation of
+                # benchmarks/roundtrip.py, where "never arrived" stays 0
+                # (benchmarks/README.md, "A move at an online table").
+                "capacity": 1000,
+                # A push older than this is dropped unread: by then the page has
+                # reconnected and got the whole state anyway.
+                "expiry": 30,
+                # A socket that never said goodbye (its daphne was killed) leaves its group
+                # after this long. It must outlast any page left open: a game or lobby tab
+                # open for longer stops getting pushes until it reconnects.
+                "group_expiry": 86400,
+            },
+        }
+    }
 
 CELERY_BROKER_URL = celery_redis_url(REDIS_URL)
 CELERY_RESULT_BACKEND = celery_redis_url(REDIS_URL)

@@ -1,22 +1,24 @@
-"""Telling pages: a table's pages re-render their seats, and the lobby's list is
-drawn once per language and pushed whole to every lobby page (/ws/lobby/).
+"""Telling pages: a table's pages re-render their seats, and the lobby's pages get
+what changed (/ws/lobby/): the changed tables' rows, each drawn once per language by
+the process that made the change, and the counts.
 
-Every lobby list carries a version from one counter in Redis (INCR), shared by every
-process of every host, so a page drops a list older than the one it shows whatever
-the hosts' clocks say (lobby.consumers).
+Every lobby change carries a version from one counter in Redis (INCR), shared by every
+process of every host: a lobby page applies the changes in order, and one that missed
+a version reads its list again (lobby.consumers). A change of a table nobody lists
+(removed) is a row of None.
 """
 import logging
 from functools import lru_cache
 
 import redis
 from django.conf import settings
-from django.template.loader import render_to_string
-from django.utils import translation
 
 from games import broadcast
 from games.models import Game
 from games.outages import UNREACHABLE
-from lobby.listing import lobby_tables
+from lobby.counts import counts
+from lobby.drawing import draw_row_in_every_language
+from lobby.listing import row_of
 from lobby.models import Table
 
 log = logging.getLogger(__name__)
@@ -54,7 +56,7 @@ def table_changed(table_id, lobby=True):
     try:
         group_send(f"table-{table_id}", {"type": "table.changed"})
         if lobby:
-            broadcast_lobby()
+            lobby_changed([table_id])
     except Exception:  # a page misses an update; it catches up on reconnect
         log.exception("could not tell the pages of table %s", table_id)
 
@@ -63,7 +65,7 @@ def table_closed(table_id, lobby=True):
     try:
         group_send(f"table-{table_id}", {"type": "table.closed"})
         if lobby:
-            broadcast_lobby()
+            lobby_changed([table_id], closed=True)
     except Exception:
         log.exception("could not tell the pages of table %s", table_id)
 
@@ -82,19 +84,19 @@ def on_seats_changed(sender, game_id, **kwargs):
         table_changed(table.pk, lobby=False)
 
 
-def render_lobby():
-    return render_to_string("lobby/includes/tables.html", lobby_tables())
+def lobby_change(table_id, closed=False):
+    """What lobby pages need of one table's change: its id, section (None when the lobby
+    no longer lists it), category, rated and row in every language."""
+    row = None if closed else row_of(table_id)
+    if row is None:
+        return {"id": table_id, "section": None}
+    return {"id": table_id, "section": row["section"], "category": row["category"],
+            "rated": row["rated"], "html": draw_row_in_every_language(row)}
 
 
-def render_lobby_in_every_language():
-    rendered = {}
-    for code, _name in settings.LANGUAGES:
-        with translation.override(code):
-            rendered[code] = render_lobby()
-    return rendered
-
-
-def broadcast_lobby():
-    # Versioned before reading: a page drops a list read earlier than the one it shows.
+def lobby_changed(table_ids, closed=False):
+    """Tell every lobby page these tables' rows (after commit). Versioned before reading:
+    a page drops what it read earlier than the list it shows."""
     version = next_lobby_version()
-    group_send(LOBBY_GROUP, {"type": "lobby.tables", "html": render_lobby_in_every_language(), "version": version})
+    changes = [lobby_change(table_id, closed) for table_id in table_ids]
+    group_send(LOBBY_GROUP, {"type": "lobby.changes", "version": version, "changes": changes, "counts": counts()})

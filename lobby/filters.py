@@ -1,12 +1,14 @@
 """The lobby's filter: by rating category (the variant) and by rated or casual.
 
-The lobby's list is pushed whole to every page (one rendering per language), so the
-filter does not change what is rendered: the page marks what it shows on the list's
-wrapper and the stylesheet hides the other rows (lobby/lobby.css), pushes included."""
+Applied on the server: the lobby's page and its socket list only the tables it lets
+through (lobby.listing), and a change of any other table is not sent to that page
+(lobby.consumers)."""
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from accounts.models import Category
+
+LOBBY_PAGES = 20  # pages of LOBBY_ROWS tables a section shows at most
 
 
 class LobbyFilterForm(forms.Form):
@@ -20,3 +22,10 @@ class LobbyFilterForm(forms.Form):
         if self.is_bound and self.is_valid():
             return {name: self.cleaned_data[name] for name in self.fields}
         return {name: "" for name in self.fields}
+
+    def page(self):
+        """The page of the list asked for (1 when missing or wrong)."""
+        try:
+            return min(max(int(self.data.get("page", "1")), 1), LOBBY_PAGES)
+        except (TypeError, ValueError):
+            return 1

@@ -1,14 +1,16 @@
-"""Whether anyone has a table's page open, and which waiting tables are abandoned.
+"""Whether a waiting table's host is here, and which waiting tables are abandoned.
 
-There is no presence system: each table page's socket (lobby.consumers.TableConsumer)
-marks its table seen in Redis when it connects and every HEARTBEAT seconds while it
-stays open. The mark expires SEEN_FOR seconds later, so a table whose last page
-closed (or whose server restarted) loses it within SEEN_FOR, and nothing has to be
-cleaned up. A waiting table older than ABANDONED_AFTER without the mark has been left
-by its host: the lobby stops listing it (it stays reachable by its code).
+Each table page's socket opened by the table's host (lobby.consumers.TableConsumer)
+writes the time in Redis when it connects and every HEARTBEAT seconds while it stays
+open. The host is here while that time is at most HERE_FOR seconds old; a waiting
+table whose host has been away ABANDONED_AFTER (or never came, and the table is that
+old) has been left: the lobby stops listing it (it stays reachable by its code). The
+mark expires a heartbeat after that, so nothing has to be cleaned up.
 """
 import logging
+import time
 from datetime import timedelta
+from functools import lru_cache
 
 import redis
 from django.conf import settings
@@ -16,35 +18,73 @@ from django.utils import timezone
 
 log = logging.getLogger(__name__)
 
-HEARTBEAT = 120
-SEEN_FOR = 300  # two heartbeats and some slack
-ABANDONED_AFTER = timedelta(hours=1)
+HEARTBEAT = 60
+HERE_FOR = 150  # two heartbeats and some slack
+ABANDONED_AFTER = timedelta(minutes=10)
 
 
 def key(table_id):
     return f"lobby:seen:{table_id}"
 
 
+@lru_cache(maxsize=1)
 def _redis():
     return redis.Redis.from_url(settings.REDIS_URL)
 
 
 def mark_seen(table_id):
-    with _redis() as client:
-        client.set(key(table_id), 1, ex=SEEN_FOR)
+    _redis().set(key(table_id), f"{time.time():.0f}", ex=int(ABANDONED_AFTER.total_seconds()) + HEARTBEAT)
+
+
+def last_seen(table_ids):
+    """{table id: when its host's page was last open (seconds since the epoch) or None};
+    None for every table while Redis is away."""
+    table_ids = list(table_ids)
+    if not table_ids:
+        return {}
+    try:
+        marks = _redis().mget([key(table_id) for table_id in table_ids])
+    except redis.RedisError:
+        log.warning("could not read which hosts are here")
+        return dict.fromkeys(table_ids)
+    return {table_id: float(mark) if mark is not None else None for table_id, mark in zip(table_ids, marks)}
+
+
+def host_here(seen, opened_at):
+    """Whether a waiting table's host is here: their page was open within HERE_FOR
+    seconds (`seen`, from last_seen), or the table opened as recently (its page opens
+    right after)."""
+    now = time.time()
+    return (seen is not None and now - seen <= HERE_FOR) or now - opened_at.timestamp() <= HERE_FOR
+
+
+def is_abandoned(seen, opened_at):
+    """Whether a waiting table whose host was last here at `seen` (None: not for
+    ABANDONED_AFTER at least, or Redis is away) has been left."""
+    now = time.time()
+    if now - opened_at.timestamp() < ABANDONED_AFTER.total_seconds():
+        return False
+    return seen is not None and now - seen > ABANDONED_AFTER.total_seconds() or seen is None and _known()
+
+
+def _known():
+    try:
+        return bool(_redis().ping())
+    except redis.RedisError:
+        return False
 
 
 def abandoned(waiting):
     """The ids of the tables of `waiting` (a query of waiting tables) older than
-    ABANDONED_AFTER that no page has open. With Redis away nobody's presence is
-    known, and no table is taken off the list."""
+    ABANDONED_AFTER whose host has been away that long. With Redis away nobody's
+    presence is known, and no table is taken off the list."""
     old = list(waiting.filter(created_at__lt=timezone.now() - ABANDONED_AFTER).values_list("pk", flat=True))
     if not old:
         return []
     try:
-        with _redis() as client:
-            seen = client.mget([key(table_id) for table_id in old])
+        marks = _redis().mget([key(table_id) for table_id in old])
     except redis.RedisError:
-        log.warning("could not read which tables have a page open; the lobby lists them all")
+        log.warning("could not read which hosts are here; the lobby lists every table")
         return []
-    return [table_id for table_id, mark in zip(old, seen) if mark is None]
+    gone_before = time.time() - ABANDONED_AFTER.total_seconds()
+    return [table_id for table_id, mark in zip(old, marks) if mark is None or float(mark) < gone_before]

@@ -29,10 +29,11 @@ from games.responses import move_or_undo
 from games.services import GameError
 from lobby import actions, rematch
 from lobby.access import TableNotFound, TooManyCodeGuesses, can_view, find_table
-from lobby.broadcast import table_changed
+from lobby.broadcast import lobby_version, table_changed
 from lobby.filters import LobbyFilterForm
 from lobby.forms import CodeForm, GuestForm, TableForm
-from lobby.listing import lobby_tables
+from lobby.counts import counts
+from lobby.drawing import read_list
 from lobby.presentation import render_seats
 
 
@@ -92,9 +93,15 @@ def join_with_code(request):
 
 @require_GET
 def lobby(request):
+    """One page of the lobby's list for a filter; its socket keeps it current (lobby.consumers)."""
     filter_form = LobbyFilterForm(request.GET or None)
-    return render(request, "lobby/lobby.html", {**lobby_tables(), "code_form": CodeForm(),
-                                                "filter_form": filter_form, "shown": filter_form.shown()})
+    shown, page = filter_form.shown(), filter_form.page()
+    version = lobby_version()  # before reading, as the socket does
+    tables, _rows = read_list(shown, page, version)
+    return render(request, "lobby/lobby.html", {
+        "tables": tables, "code_form": CodeForm(), "filter_form": filter_form, "shown": shown, "version": version,
+        "socket_query": urlencode({**{name: value for name, value in shown.items() if value}, "page": page}),
+        "counts": counts()})
 
 
 def find_by_code(request, code, viewer=None, check_guessing=True):

@@ -14,3 +14,14 @@ def waiting_for(since):
     if minutes < 60:
         return _("waiting for %(minutes)d min") % {"minutes": minutes}
     return _("waiting for %(hours)d h %(minutes)d min") % {"hours": minutes // 60, "minutes": minutes % 60}
+
+
+@register.simple_tag
+def age_format(kind):
+    """The page's own wording of an age for static/lobby/ages.js, which counts on between
+    pushes: "new", or "minutes" and "hours" with {m} and {h} for the numbers."""
+    if kind == "new":
+        return _("waiting for less than a minute")
+    if kind == "minutes":
+        return _("waiting for %(minutes)d min").replace("%(minutes)d", "{m}")
+    return _("waiting for %(hours)d h %(minutes)d min").replace("%(hours)d", "{h}").replace("%(minutes)d", "{m}")

@@ -78,9 +78,9 @@ async def test_the_lobby_socket_is_for_everyone_and_follows_tables_opening():
     html = await receive_until(communicator, table.code)
     assert "1 of 3" in html and "Alice" in html
     private = await sync_to_async(actions.open_table)(alice, Variant(players=3))
-    await sync_to_async(broadcast.broadcast_lobby)()
+    await sync_to_async(broadcast.lobby_changed)([private.pk])  # as if it were listed
     html = await communicator.receive_from(timeout=5)
-    assert table.code in html and private.code not in html
+    assert 'id="lobby-version"' in html and private.code not in html
     await communicator.disconnect()
 
 
@@ -96,7 +96,7 @@ def test_lobby_versions_rise_from_one_push_to_the_next_even_when_the_clock_goes_
 
 @pytest.mark.django_db(transaction=True)
 @pytest.mark.asyncio
-async def test_a_lobby_page_takes_newer_lists_while_the_clock_goes_back_and_drops_older_ones(monkeypatch):
+async def test_a_lobby_page_takes_newer_changes_while_the_clock_goes_back_and_drops_older_ones(monkeypatch):
     alice = await sync_to_async(make_user)("alice", "Alice")
     communicator, connected, _code = await connect("/ws/lobby/", ORIGIN, await sync_to_async(cookie_for)(alice))
     assert connected
@@ -106,13 +106,14 @@ async def test_a_lobby_page_takes_newer_lists_while_the_clock_goes_back_and_drop
     monkeypatch.setattr(time, "time", lambda: now - next(clock))  # a second back at every reading
     first = await sync_to_async(actions.open_table)(alice, Variant(players=3), listed=True)
     assert first.code in await receive_until(communicator, first.code)
-    # A list older than the one shown (another process's, sent late) is dropped...
+    # A change older than the list shown (another process's, sent late) is dropped...
     layer = get_channel_layer()
-    await layer.group_send(broadcast.LOBBY_GROUP, {"type": "lobby.tables", "html": {"en": "stale list"},
-                                                   "version": 0})
+    await layer.group_send(broadcast.LOBBY_GROUP, {"type": "lobby.changes", "changes": [
+        {"id": first.pk, "section": "open", "category": "multi", "rated": False, "html": {"en": "<tr >stale</tr>"}}],
+        "version": 0, "counts": {"online": 1, "playing": 0}})
     second = await sync_to_async(actions.open_table)(alice, Variant(players=3), listed=True)
-    html = await communicator.receive_from(timeout=5)  # ...and the next one is the newer list
-    assert second.code in html and first.code in html and "stale" not in html
+    html = await communicator.receive_from(timeout=5)  # ...and the next one is the newer change
+    assert second.code in html and first.code not in html and "stale" not in html
     await communicator.disconnect()
 
 

@@ -5,7 +5,7 @@ import math
 from datetime import timedelta
 
 import pytest
-from asgiref.sync import async_to_sync
+from asgiref.sync import async_to_sync, sync_to_async
 from channels.layers import get_channel_layer
 from django.conf import settings
 from django.urls import reverse
@@ -373,23 +373,25 @@ def test_the_sweep_queues_the_time_out_of_a_player_whose_task_was_lost(running):
 
 
 def lobby_messages(action):
-    """What a lobby page hears (over the real channel layer) while `action` runs."""
+    """What a lobby page hears (over the real channel layer) while `action` runs (in
+    this thread, as the page's listening shares one event loop with it: a pub/sub
+    layer's subscriptions belong to their loop)."""
     layer = get_channel_layer()
-    channel = async_to_sync(layer.new_channel)()
-    async_to_sync(layer.group_add)(broadcast.LOBBY_GROUP, channel)
-    action()
-    # A sentinel sent last to the same group: once it arrives, everything the action
-    # sent has arrived too (a channel's messages keep their order), however slow the machine.
-    async_to_sync(layer.group_send)(broadcast.LOBBY_GROUP, {"type": "test.sentinel"})
 
-    async def drain():
+    async def listen():
+        channel = await layer.new_channel()
+        await layer.group_add(broadcast.LOBBY_GROUP, channel)
+        await sync_to_async(action)()
+        # A sentinel sent last to the same group: once it arrives, everything the action
+        # sent has arrived too (a channel's messages keep their order), however slow the machine.
+        await layer.group_send(broadcast.LOBBY_GROUP, {"type": "test.sentinel"})
         heard = []
         while (message := await asyncio.wait_for(layer.receive(channel), timeout=10))["type"] != "test.sentinel":
             heard.append(message)
+        await layer.group_discard(broadcast.LOBBY_GROUP, channel)
         return heard
 
-    heard = async_to_sync(drain)()
-    async_to_sync(layer.group_discard)(broadcast.LOBBY_GROUP, channel)
+    heard = async_to_sync(listen)()
     return [message["type"] for message in heard]
 
 
@@ -399,5 +401,6 @@ def test_a_finished_table_leaves_the_lobby(running):
     assert lobby_messages(lambda: broadcast.on_state_pushed(sender=Game, game=game)) == []
     Game.objects.filter(pk=game.pk).update(status="finished", turn="")
     finished = Game.objects.get(pk=game.pk)
-    assert lobby_messages(lambda: broadcast.on_state_pushed(sender=Game, game=finished)) == ["lobby.tables"]
-    assert listing.lobby_tables() == {"open_tables": [], "playing_tables": []}
+    assert lobby_messages(lambda: broadcast.on_state_pushed(sender=Game, game=finished)) == ["lobby.changes"]
+    assert listing.lobby_tables()["playing_tables"] == []
+    assert listing.row_of(running.pk) is None  # pushed as removed

@@ -1,0 +1,92 @@
+"""The lobby's two counts: people online and games being played.
+
+People online are those with a lobby or table page open, in any daphne process: each
+process keeps the people of its open sockets (a signed-in account, else the session,
+else the socket) and writes them with the time into one sorted set in Redis when
+they come and every HEARTBEAT seconds; a person counts while written within
+ONLINE_FOR seconds, so a killed process's people drop out by themselves."""
+import asyncio
+import logging
+import time
+from collections import Counter
+from functools import lru_cache
+
+import redis
+import redis.asyncio
+from django.conf import settings
+
+from games.models import Game
+
+log = logging.getLogger(__name__)
+
+KEY = "reversi:online"
+HEARTBEAT = 60
+ONLINE_FOR = 150
+
+_here = Counter()  # this process's people, with their open sockets
+_keeper = None
+
+
+@lru_cache(maxsize=1)
+def _redis():
+    return redis.Redis.from_url(settings.REDIS_URL)
+
+
+def _async_redis():
+    return redis.asyncio.Redis.from_url(settings.REDIS_URL)
+
+
+def person_of(scope, channel_name):
+    user = scope.get("user")
+    if user is not None and user.is_authenticated:
+        return f"u{user.pk}"
+    session = scope.get("session")
+    key = getattr(session, "session_key", None)
+    return f"s{key}" if key else f"c{channel_name}"
+
+
+async def arrive(person):
+    """A socket of `person` opened in this process."""
+    global _keeper
+    _here[person] += 1
+    if _here[person] == 1:
+        await _write([person])
+    if _keeper is None or _keeper.done():
+        _keeper = asyncio.create_task(_keep())
+
+
+async def depart(person):
+    _here[person] -= 1
+    if _here[person] <= 0:
+        del _here[person]
+        try:
+            async with _async_redis() as client:
+                await client.zrem(KEY, person)
+        except redis.RedisError:
+            pass  # the mark runs out after ONLINE_FOR
+
+
+async def _write(people):
+    try:
+        async with _async_redis() as client:
+            await client.zadd(KEY, dict.fromkeys(people, time.time()))
+    except redis.RedisError:
+        log.warning("could not write who is online")
+
+
+async def _keep():
+    while _here:
+        await asyncio.sleep(HEARTBEAT)
+        await _write(list(_here))
+
+
+def counts():
+    """{"online": people, "playing": games being played} now."""
+    try:
+        with _redis().pipeline() as pipe:
+            pipe.zremrangebyscore(KEY, 0, time.time() - ONLINE_FOR)
+            pipe.zcard(KEY)
+            online = pipe.execute()[1]
+    except redis.RedisError:
+        online = 0
+    return {"online": online, "playing": Game.objects.filter(status=Game.Status.PLAYING).count()}
