@@ -40,8 +40,9 @@ import random
 from . import clock
 
 from .bitboard import Tables, tables
-from .core import engine_name
-from .endgame import EndgameSolver, Timeout
+from .core import available as core_available
+from .core import engine_name, make_solver, native_evaluator
+from .endgame import Timeout
 from .levels import BUDGET_SHARE, CHOOSERS, EVALUATIONS, HARD_DEFAULT_TIME, LEVELS, evaluator
 from .search import Searcher, to_stones
 
@@ -50,15 +51,23 @@ __all__ = ["choose_move", "analyse", "engine_name", "LEVELS", "HARD_DEFAULT_TIME
 log = logging.getLogger(__name__)
 _announced = False
 
-# the review's mistake threshold (games.analysis) was set on the hand-made
-# evaluation's scale; the analysis keeps it until that threshold is measured
-# again on the learned one
+# the pure-Python engine's analysis: Normal's depths on the hand-made evaluation
+# (the review's mistake threshold, games.analysis, was set on its scale), the
+# exact solver from 14 empties for this many nodes, a fraction of a second (its
+# nodes per second: benchmarks/README.md, "The engine: perft, search and the
+# exact solver"), then the search instead
 ANALYSIS_EVALUATION = "handmade"
-# the analysis tries the pure-Python exact solver (14 empties or fewer, on either
-# engine) for this many nodes, a fraction of a second (its nodes per second:
-# benchmarks/README.md, "The engine: perft, search and the exact solver"), then
-# searches instead
 ANALYSIS_SOLVER_NODES = 50_000
+ANALYSIS_EXACT = 14
+# the compiled core's analysis: deeper, in C, and the compiled solver from more
+# empties (benchmarks/README.md, "The review's analysis": a whole 8x8 game in
+# about 1 s of CPU).  Still the hand-made evaluation: on Hard's learned one
+# (in discs) the mistake threshold marks more moves (plies 3 and 7 of the
+# review tests' wipe-out game as well) and is to be measured again first
+CORE_ANALYSIS_EVALUATION = "handmade"
+CORE_ANALYSIS_DEPTH = (6, 5)  # boards up to 64 squares, larger ones
+CORE_ANALYSIS_SOLVER_NODES = 1_000_000
+CORE_ANALYSIS_EXACT = 16
 
 # fixed cost reserved out of every time limit (position set-up, first-call
 # table building, scheduling noise on a busy worker)
@@ -176,7 +185,10 @@ def analyse(board, *, time_limit: float) -> list[tuple[str, float]]:
 
     The values do not depend on how busy the machine is, so a game analysed
     twice is marked the same: the solver works within a node budget
-    (``ANALYSIS_SOLVER_NODES``) and the search goes to Normal's fixed depth.
+    (``ANALYSIS_SOLVER_NODES``; ``CORE_ANALYSIS_SOLVER_NODES`` on the compiled
+    core) and the search goes to a fixed depth: Normal's on the hand-made
+    evaluation in pure Python, ``CORE_ANALYSIS_DEPTH`` on Hard's learned one
+    with the compiled core.
     ``time_limit`` only guards against a position far slower than usual (the
     solver and the search get it each); when it runs out, the search keeps its
     last finished depth.
@@ -186,9 +198,10 @@ def analyse(board, *, time_limit: float) -> list[tuple[str, float]]:
     * two players, when the solver finishes (small endgames): the exact final
       disc difference (empties to the winner, docs/rules.md §4; in ``anti`` the
       opponent's stones minus the mover's);
-    * otherwise Normal-strength search values (iterative deepening to 4 plies,
-      3 on boards over 64 squares) in evaluation units scaled to about one stone
-      (100 centi-discs); a forced game result shows as its exact margin;
+    * otherwise search values (iterative deepening to 4 plies, 3 on boards
+      over 64 squares; ``CORE_ANALYSIS_DEPTH`` on the compiled core) in
+      evaluation units scaled to about one stone (100 centi-discs); a forced
+      game result shows as its exact margin;
     * three or four players: paranoid-search value to a fixed depth, the
       mover's margin over the best opponent, same scale.
 
@@ -210,21 +223,28 @@ def analyse(board, *, time_limit: float) -> list[tuple[str, float]]:
         vals = _opening_values(board, 2)
         return sorted(((m, round(v / 100, 2)) for m, v in vals), key=lambda x: -x[1])
     P, O = bits[t], bits[1 - t]
+    evaluation = CORE_ANALYSIS_EVALUATION if core_available() else ANALYSIS_EVALUATION
     if legal == ["pass"]:
-        s = Searcher(geo, evaluator(geo, anti, ANALYSIS_EVALUATION), anti=anti)
+        s = Searcher(geo, evaluator(geo, anti, evaluation), anti=anti)
         v = -s._pvs(O, P, 2, -10**9, 10**9, True)
         return [("pass", round(to_stones(v), 2))]
     empties = (geo.playable & ~(P | O)).bit_count()
-    if empties <= 14:
+    big = len(geo.squares) > 64
+    if core_available():
+        exact_from, max_depth = CORE_ANALYSIS_EXACT - (2 if big else 0), CORE_ANALYSIS_DEPTH[big]
+    else:
+        exact_from, max_depth = ANALYSIS_EXACT, 3 if big else 4
+    if empties <= exact_from:
         try:
-            solver = EndgameSolver(geo, anti=anti, deadline=guard(), max_nodes=ANALYSIS_SOLVER_NODES)
+            nodes = CORE_ANALYSIS_SOLVER_NODES if core_available() else ANALYSIS_SOLVER_NODES
+            solver = make_solver(geo, anti=anti, deadline=guard(), max_nodes=nodes)
             exact = solver.solve_moves(P, O)
             return [(geo.name(sq), float(v)) for sq, v in exact]
         except Timeout:
             pass
-    searcher = Searcher(geo, evaluator(geo, anti, ANALYSIS_EVALUATION), anti=anti)
+    searcher = Searcher(geo, evaluator(geo, anti, evaluation), anti=anti,
+                        native=native_evaluator(geo, anti, evaluation))
     result = None
-    max_depth = 3 if len(geo.squares) > 64 else 4
     deadline = guard()
     for depth in range(1, max_depth + 1):
         searcher.deadline = deadline if depth > 1 else None

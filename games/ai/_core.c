@@ -48,13 +48,14 @@ typedef struct {
     u128 ray[128][8]; /* per square and direction (dirs' order): the playable squares up to the edge or a gap */
 } Geo;
 
-typedef struct { u128 p, o; short lo, hi; unsigned char move, gen; } Entry;
+typedef struct { u128 p, o; short lo, hi; unsigned char move, gen, empties; } Entry;
 
 static Entry *TT;
 static unsigned char GEN;
 static long long NODES, MAX_NODES;
 static double DEADLINE;
 static int USE_CPU, ABORTED;
+static int ROOT_MOVE = -1; /* the last probe's proof move, tried first by the next probe of the same solve */
 
 static inline u128 bit(int sq) { return (u128)1 << sq; }
 static inline int count(u128 x) { return __builtin_popcountll((uint64_t)x) + __builtin_popcountll((uint64_t)(x >> 64)); }
@@ -165,9 +166,25 @@ static inline uint64_t position_hash(u128 P, u128 O) {
     return h ^ (h >> 29);
 }
 
-static Entry *slot(u128 P, u128 O) { return &TT[position_hash(P, O) & ((1u << TT_BITS) - 1)]; }
-
 static inline int hit(const Entry *e, u128 P, u128 O) { return e->gen == GEN && e->p == P && e->o == O; }
+
+/* Two entries a bucket: a position is in either; a new one replaces the
+ * entry of an older generation, else the one nearer the end (fewer empties:
+ * cheaper to search again), so the costly deep results stay. */
+static Entry *slot(u128 P, u128 O) {
+    Entry *b = &TT[position_hash(P, O) & ((1u << TT_BITS) - 2)];
+    if (hit(b + 1, P, O)) return b + 1;
+    return b;
+}
+
+static Entry *victim(Entry *e, u128 P, u128 O) {
+    Entry *b = (Entry *)((uintptr_t)e - (size_t)((e - TT) & 1) * sizeof(Entry));
+    if (hit(b, P, O)) return b;
+    if (hit(b + 1, P, O)) return b + 1;
+    if (b[0].gen != GEN) return b;
+    if (b[1].gen != GEN) return b + 1;
+    return b[0].empties <= b[1].empties ? b : b + 1;
+}
 
 /* Few empties: no move generation, the empty squares (parity-ordered) tried directly. */
 static int shallow(const Geo *g, u128 P, u128 O, int alpha, int beta, const int *sq, int n, int passed) {
@@ -286,12 +303,13 @@ static int search(const Geo *g, u128 P, u128 O, int alpha, int beta, int n, int 
             if (v > alpha) { alpha = v; if (v >= beta) break; }
         }
     }
+    e = victim(e, P, O);
     int same = hit(e, P, O);
     short lo = same ? e->lo : -INF, hi = same ? e->hi : INF;
     if (best <= alpha0) hi = best;
     else if (best >= beta) lo = best;
     else lo = hi = best;
-    e->p = P; e->o = O; e->lo = lo; e->hi = hi; e->move = best_sq; e->gen = GEN;
+    e->p = P; e->o = O; e->lo = lo; e->hi = hi; e->move = best_sq; e->gen = GEN; e->empties = n;
     return best;
 }
 
@@ -677,8 +695,10 @@ static PyObject *Core_probe(CoreObject *self, PyObject *args) {
     MAX_NODES = max_nodes;
     ABORTED = 0;
     DEADLINE = seconds > 0 ? clock_now() + seconds : 0;
+    if (fresh) ROOT_MOVE = -1;
     int sq = -1, n = g->top - count(P | O);
-    int r = probe(g, P, O, t, n, -1, &sq);
+    int r = probe(g, P, O, t, n, ROOT_MOVE, &sq);
+    if (sq >= 0 && !ABORTED) ROOT_MOVE = sq;
     return Py_BuildValue("iiLO", r, sq, NODES, ABORTED ? Py_False : Py_True);
 }
 

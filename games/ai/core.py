@@ -15,6 +15,7 @@ from here, each probe searched in C.
 from __future__ import annotations
 
 import os
+from contextlib import contextmanager
 from functools import lru_cache
 
 from . import clock
@@ -35,8 +36,23 @@ if Core is None and os.environ.get("GAMES_AI_REQUIRE_CORE") == "1":
 # search's; one each per process, allocated at their first use
 
 
+_PYTHON_ONLY = False
+
+
+@contextmanager
+def python_engine():
+    """Inside, the computer players run on the pure-Python engine though the
+    core is built (the match runner's ``hard-python``: Hard as before the core)."""
+    global _PYTHON_ONLY
+    before, _PYTHON_ONLY = _PYTHON_ONLY, True
+    try:
+        yield
+    finally:
+        _PYTHON_ONLY = before
+
+
 def available() -> bool:
-    return Core is not None
+    return Core is not None and not _PYTHON_ONLY
 
 
 def engine_name() -> str:
@@ -44,20 +60,28 @@ def engine_name() -> str:
     return "compiled core (games.ai._core)" if Core is not None else "pure Python"
 
 
-@lru_cache(maxsize=64)
 def core_for(geo: Tables, anti: bool):
     """The compiled core set up for a board (``None`` without the core)."""
+    return None if _PYTHON_ONLY else _core_for(geo, anti)
+
+
+@lru_cache(maxsize=64)
+def _core_for(geo: Tables, anti: bool):
     if Core is None:
         return None
     return Core(geo.playable, geo.corners, geo.x_squares, geo.stride, max(geo.width, geo.height),
                       list(geo.region_of), list(geo.shallow_priority), anti)
 
 
-@lru_cache(maxsize=64)
 def native_evaluator(geo: Tables, anti: bool, evaluation: str = "learned"):
     """The compiled twin of ``levels.evaluator(geo, anti, evaluation)``, the
     same values (``tests/ai/test_core.py``), carrying the midgame search
     (``Searcher(native=...)``); ``None`` without the core."""
+    return None if _PYTHON_ONLY else _native_evaluator(geo, anti, evaluation)
+
+
+@lru_cache(maxsize=64)
+def _native_evaluator(geo: Tables, anti: bool, evaluation: str):
     if Core is None:
         return None
     from .evaluation import hand_tables
@@ -72,7 +96,7 @@ def native_evaluator(geo: Tables, anti: bool, evaluation: str = "learned"):
         by_empties, uses_hand = stage_tables(geo.lib, stages)
         instances = [(ps.classes[cls][2], squares) for cls, squares in ps.instances]
         patterns = (instances, ps.features, by_empties, uses_hand)
-    return Evaluator(core_for(geo, anti), geo.edges, hand.table, hand.corner_adj, hand.corner_rays,
+    return Evaluator(_core_for(geo, anti), geo.edges, hand.table, hand.corner_adj, hand.corner_rays,
                      move_priority(geo, anti), patterns)
 
 
@@ -140,6 +164,22 @@ class CoreSolver:
             return 0, sq
         return self.solve_exact(P, O, guess, w, INF, wsq)
 
+    def solve_moves(self, P: int, O: int) -> list[tuple[int, int]]:
+        """Exact value of every legal move, best first (``EndgameSolver.solve_moves``);
+        the moves share one table."""
+        out = []
+        mv = self.core.moves(P, O)
+        self._fresh = True
+        while mv:
+            b = mv & -mv
+            mv ^= b
+            sq = b.bit_length() - 1
+            f = self.core.flips(sq, P, O)
+            nP, nO = P | f | b, O ^ f
+            out.append((sq, -mtdf(lambda t: self._probe(nO, nP, t), -self.top, self.top, 0, None, self)[0]))
+        out.sort(key=lambda t: -t[1])
+        return out
+
     def _any_move(self, P: int, O: int) -> int | None:
         mv = self.core.moves(P, O)
         return (mv & -mv).bit_length() - 1 if mv else None
@@ -148,7 +188,7 @@ class CoreSolver:
 def make_solver(geo: Tables, *, anti: bool = False, deadline: float | None = None,
                 max_nodes: int | None = None):
     """The exact solver of the engine in use."""
-    if Core is not None:
+    if available():
         return CoreSolver(geo, anti=anti, deadline=deadline, max_nodes=max_nodes)
     from .endgame import EndgameSolver
 

@@ -233,9 +233,15 @@ class Searcher:
         return value, best, done
 
     def move_values(self, P: int, O: int, depth: int) -> list[tuple[int, int]]:
-        """Value of every legal move searched to ``depth``, best first."""
+        """Value of every legal move searched to ``depth``, best first (each
+        reply searched in C when the core is built and the opponent can move:
+        the same values)."""
         out = []
-        for _, sq, nP, nO in self._children(P, O, self.geo.moves(P, O), -1, 0):
-            out.append((sq, -self._pvs(nO, nP, depth - 1, -INF, INF, False)))
+        moves = self.geo.moves
+        for _, sq, nP, nO in self._children(P, O, moves(P, O), -1, 0):
+            if self.native is not None and depth > 1 and moves(nO, nP):
+                out.append((sq, -self._native_root(nO, nP, depth - 1, -1)[0]))
+            else:
+                out.append((sq, -self._pvs(nO, nP, depth - 1, -INF, INF, False)))
         out.sort(key=lambda t: -t[1])
         return out

@@ -54,9 +54,11 @@ def test_analyse_covers_every_legal_move(variant, plies, seed):
 
 def test_analysis_values_are_those_of_fixed_depths_whatever_the_clock(monkeypatch):
     """A review marks the same mistakes however busy the worker was: the search goes
-    to Normal's fixed depth and the solver stops after a node count. A clock that
-    runs five times too fast (a crowded machine) changes nothing."""
-    from games.ai import ANALYSIS_EVALUATION, clock, evaluator
+    to a fixed depth (Normal's, deeper on the compiled core) and the solver stops
+    after a node count. A clock that runs five times too fast (a crowded machine)
+    changes nothing."""
+    from games.ai import ANALYSIS_EVALUATION, CORE_ANALYSIS_DEPTH, CORE_ANALYSIS_EVALUATION, clock, evaluator
+    from games.ai.core import available
     from games.ai.search import Searcher, to_stones
 
     board = Board.from_transcript(Variant(), "d3c3")  # before b3, a mistake only at depths < 4
@@ -65,8 +67,9 @@ def test_analysis_values_are_those_of_fixed_depths_whatever_the_clock(monkeypatc
     calm = [analyse(b, time_limit=3.0) for b in (board, endgame)]
 
     geo = tables(board.geometry)
-    searcher = Searcher(geo, evaluator(geo, False, ANALYSIS_EVALUATION))
-    fixed = searcher.move_values(board.bits[0], board.bits[1], 4)
+    evaluation, depth = (CORE_ANALYSIS_EVALUATION, CORE_ANALYSIS_DEPTH[0]) if available() else (ANALYSIS_EVALUATION, 4)
+    searcher = Searcher(geo, evaluator(geo, False, evaluation))  # the Python search: the same values
+    fixed = searcher.move_values(board.bits[0], board.bits[1], depth)
     assert calm[0] == [(geo.name(sq), round(to_stones(v), 2)) for sq, v in fixed]
     assert calm[0][0][1] - dict(calm[0])["b3"] < 4
 

@@ -52,3 +52,10 @@ def test_python_m_games_has_play_and_solve(tmp_path: Path, capsys):
     assert games_main(["play", "--board", "6x6", "--a", "easy", "--b", "random", "--games", "1", "--quiet"]) == 0
     out = capsys.readouterr().out
     assert "h5" in out and "1 games" in out
+
+
+def test_hard_plays_hard_on_the_pure_python_engine():
+    """``hard-python``: Hard as before the compiled core, to measure the core's gain."""
+    result = run_match(Variant(board="6x6"), "hard", "hard-python", 2, time_limit=0.05, seed=3)
+    assert result.n == 2
+    assert "hard vs hard-python" in result.summary()

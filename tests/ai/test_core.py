@@ -377,3 +377,75 @@ def test_hard_answers_within_its_time_on_the_compiled_search():
             move = choose_move(board, "hard", time_limit=0.5, seed=seed)
             assert time.monotonic() - start < 0.5
             assert move in board.legal_moves
+
+
+@pytest.mark.parametrize("case", SEARCH_CASES[:4] + SEARCH_CASES[-4:], ids=ids)
+def test_every_moves_value_is_the_python_searchs_with_the_replies_searched_in_c(case):
+    """The analysis weighs every move with ``move_values``: each reply searched
+    in C gives the value the Python search gives it, at 1 to 3 plies."""
+    from games.ai.levels import evaluator
+    from games.ai.search import Searcher
+
+    from .conftest import random_board
+
+    variant = make_variant(**case)
+    geo = tables(variant.geometry)
+    anti = variant.anti
+    checked = 0
+    for seed in range(60):
+        board = random_board(variant, 2 + seed % (len(geo.squares) - 8), 9000 + seed)
+        if board.is_game_over() or board.legal_moves == ["pass"]:
+            continue
+        t = board.turn_index
+        P, O = board.bits[t], board.bits[1 - t]
+        depth = 1 + seed % 3
+        python = Searcher(geo, evaluator(geo, anti), anti=anti).move_values(P, O, depth)
+        compiled = Searcher(geo, evaluator(geo, anti), anti=anti, native=core.native_evaluator(geo, anti))
+        assert sorted(compiled.move_values(P, O, depth)) == sorted(python), (depth, board.render())
+        checked += 1
+        if checked == 20:
+            break
+    assert checked == 20
+
+
+@pytest.mark.parametrize("case", SOLVE_CASES[:4] + SOLVE_CASES[-4:], ids=ids)
+def test_every_moves_exact_value_agrees_with_the_python_solver(case):
+    variant = make_variant(**case)
+    geo = tables(variant.geometry)
+    anti = variant.anti
+    checked = 0
+    for seed in range(8):
+        board = endgame_board(variant, 8 + seed % 3, 2000 + seed)
+        if board.is_game_over() or board.legal_moves == ["pass"]:
+            continue
+        t = board.turn_index
+        P, O = board.bits[t], board.bits[1 - t]
+        compiled = core.CoreSolver(geo, anti=anti).solve_moves(P, O)
+        assert sorted(compiled) == sorted(EndgameSolver(geo, anti=anti).solve_moves(P, O)), board.render()
+        checked += 1
+    assert checked >= 5
+
+
+def test_inside_python_engine_the_players_run_without_the_core():
+    """The match runner's ``hard-python`` (Hard as before the core) runs here."""
+    geo = tables_for("8x8")
+    with core.python_engine():
+        assert not core.available()
+        assert core.native_evaluator(geo, False) is None
+        assert isinstance(core.make_solver(geo), EndgameSolver)
+    assert core.available()
+    assert isinstance(core.make_solver(geo), core.CoreSolver)
+
+
+@pytest.mark.slow
+def test_ffo_40_and_41_by_the_solve_command(capsys):
+    """The first two of the FFO positions of 20-22 empties (a few seconds
+    each on the compiled core; #40-#49 in benchmarks/README.md)."""
+    from pathlib import Path
+
+    from games.ai.tools.cli import main
+
+    ffo = Path(__file__).resolve().parents[1] / "data" / "ffo.txt"
+    assert main(["solve", str(ffo), "--ids", "40-41"]) == 0
+    out = capsys.readouterr().out
+    assert "compiled core" in out and "2 positions, 2 correct" in out

@@ -19,15 +19,19 @@ from __future__ import annotations
 import random
 import statistics
 import time
+from contextlib import nullcontext
 from dataclasses import dataclass, field
 
 from games import Board, Variant
 
 from .. import choose_move, clock
+from ..core import python_engine
 
 # "normal-handmade" and "hard-handmade": the levels with the hand-made evaluation
-# even where learned weights are shipped (today's levels, to measure against)
-PLAYER_KINDS = ("random", "easy", "normal", "hard", "normal-handmade", "hard-handmade")
+# even where learned weights are shipped (today's levels, to measure against);
+# "hard-python": Hard on the pure-Python engine though the compiled core is built
+# (Hard as it was before the core)
+PLAYER_KINDS = ("random", "easy", "normal", "hard", "normal-handmade", "hard-handmade", "hard-python")
 
 
 @dataclass
@@ -127,8 +131,10 @@ def play_game(variant: Variant, kinds: list[str], opening: list[str], *, time_li
             t0, c0 = time.monotonic(), time.process_time()
             level, _, evaluation = kind.partition("-")
             tl = time_limit if level == "hard" else None
-            move = choose_move(board, level, time_limit=tl, seed=rng.randrange(1 << 30),
-                               evaluation=evaluation or "learned")
+            engine = python_engine() if evaluation == "python" else nullcontext()
+            with engine:
+                move = choose_move(board, level, time_limit=tl, seed=rng.randrange(1 << 30),
+                                   evaluation="learned" if evaluation in ("", "python") else evaluation)
             if times is not None and legal != ["pass"] and len(legal) > 1:
                 times.setdefault(kind, []).append(time.monotonic() - t0)
                 cpu_times.setdefault(kind, []).append(time.process_time() - c0)
