@@ -4,6 +4,7 @@ the web process; every one who notices a due player (a late move, the sweep, eac
 worker's clock) queues the time-out through one claim, so it is queued once; a move
 within the grace counts, also for the clocks; a computer move whose task was lost is
 queued again by the sweep."""
+import threading
 from datetime import timedelta
 
 import pytest
@@ -92,14 +93,20 @@ def test_overlapping_sweeps_queue_each_time_out_once(table):
 
     overdue_by(table, settings.MOVE_TIME_GRACE + 5)
 
+    # All at once: a claim lasts CLAIM_SECONDS, after which a sweep may rightly queue a
+    # time-out that is still due again (its task was lost), so sweeps queued behind
+    # each other on a loaded machine would not be overlapping.
+    start = threading.Barrier(4)
+
     def sweep():
         try:
+            start.wait()
             return sweep_overdue()
         finally:
             connection.close()
 
     with ThreadPoolExecutor(4) as pool:
-        queued = list(pool.map(lambda _: sweep(), range(8)))
+        queued = list(pool.map(lambda _: sweep(), range(4)))
     assert sum(queued) == 1
     assert not Move.objects.filter(game_id=table.game_id).exists()  # no sweep computes a move itself
 
