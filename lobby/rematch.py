@@ -21,6 +21,7 @@ from games.models import Game
 from games.presentation import colour_name
 from games.services import GameError, NotYourTurn
 from lobby.models import Rematch, Table
+from lobby.signals import rematch_asked
 
 
 def _locked(table, game_id):
@@ -59,7 +60,8 @@ def lineup(game, seats):
 def accept(table, viewer, game_id):
     """The viewer accepts a rematch of `game_id`. Returns the new game once it started
     (also for a repeated press after the start), else None. The caller pushes the
-    table (lobby.broadcast.table_changed), which draws this module's offer."""
+    table (lobby.broadcast.table_changed), which draws this module's offer; the first
+    acceptance also sends lobby.signals.rematch_asked after the commit."""
     with transaction.atomic():
         table, game = _locked(table, game_id)
         if game is None:
@@ -73,12 +75,17 @@ def accept(table, viewer, game_id):
         rematch, _created = Rematch.objects.get_or_create(game=game, defaults={"table": table})
         if rematch.status == Rematch.Status.DECLINED:
             raise GameError(_("The rematch was declined."))
+        first = not rematch.accepted
         rematch.accepted = sorted(set(rematch.accepted) | {seat.colour})
         new_game = None
         if {s.colour for s in people_still_seated(seats)} <= set(rematch.accepted):
             new_game = _start_rematch(table, game, seats)
             rematch.status, rematch.new_game = Rematch.Status.STARTED, new_game
         rematch.save()
+        if first and new_game is None:
+            others = [s.user_id for s in people_still_seated(seats) if s.user_id and s.colour != seat.colour]
+            transaction.on_commit(lambda: rematch_asked.send(
+                sender=Rematch, table=table, game=game, asked_by=seat.user_id, others=others))
     return new_game
 
 

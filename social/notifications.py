@@ -133,6 +133,10 @@ def friend_playing(game, player, follower_ids, url):
                {"name": player.display_name, "variant": game.variant}, url, key=f"friend:{game.pk}:{player.pk}")
 
 
+def rematch_offered(user_id, game, url):
+    notify(user_id, Notification.Kind.REMATCH, {"variant": game.variant}, url, key=f"rematch:{game.pk}")
+
+
 def moderator_message(user_id, text):
     return notify(user_id, Notification.Kind.MODERATOR, text=text)
 

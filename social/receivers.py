@@ -1,6 +1,6 @@
 """What this app follows of games it cannot be told about directly (games never import
 it): a correspondence turn (a notification, and the mail's opt-out and unsubscribe
-link) and a friend's game starting."""
+link), a friend's game starting, and a rematch asked for at a player's table."""
 import logging
 
 from django.dispatch import receiver
@@ -8,6 +8,7 @@ from django.dispatch import receiver
 from games import signals
 from games.models import Game
 from games.presentation import game_url
+from lobby.signals import rematch_asked
 from social import notifications, preferences, relations, unsubscribe
 
 log = logging.getLogger(__name__)
@@ -44,3 +45,15 @@ def game_pushed(sender, game, **kwargs):
                     notifications.friend_playing(game, person, others, game_url(game))
     except Exception:  # never in the way of a game: logged, nobody told
         log.exception("game %s: notifications not made", game.pk)
+
+
+@receiver(rematch_asked)
+def rematch_offered(sender, table, game, asked_by, others, **kwargs):
+    """The other players of a finished game are told that a rematch waits for them
+    (once a game), unless they blocked the one who asked."""
+    try:
+        for user_id in others:
+            if asked_by is None or not relations.is_blocked(asked_by, user_id):
+                notifications.rematch_offered(user_id, game, table.get_absolute_url())
+    except Exception:  # never in the way of the rematch: logged, nobody told
+        log.exception("game %s: rematch notifications not made", game.pk)
