@@ -14,7 +14,6 @@ import logging
 from importlib import import_module
 from types import SimpleNamespace
 
-from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
 from django.conf import settings
 from django.contrib.auth import get_user
@@ -28,6 +27,7 @@ from chat.live import person_group
 from chat.models import Message
 from games import broadcast
 from games.access import GUEST_TOKEN_KEY, Viewer
+from games.consumers import WithoutDatabaseHop
 from games.outages import UNREACHABLE
 from lobby.access import can_view
 from lobby.consumers import TableConsumer
@@ -61,19 +61,8 @@ def notice(text="", sent=False):
     return f'<p id="chat-notice" class="chat-notice" role="alert" hx-swap-oob="true"{marker}>{escape(text)}</p>'
 
 
-class TableChatConsumer(TableConsumer):
+class TableChatConsumer(WithoutDatabaseHop, TableConsumer):
     """/ws/tables/<code>/: the seats panel and the chat of a table page."""
-
-    async def dispatch(self, message):
-        # Channels closes stale database connections before every message, in the one
-        # thread the whole process shares for the database: a thread switch per page
-        # per chat message, queued behind every post (benchmarks/README.md, "Chat at a
-        # table"). What this consumer asks the database goes through
-        # database_sync_to_async, which does the same around each call.
-        handler = getattr(self, get_handler_name(message), None)
-        if handler is None:
-            raise ValueError(f"No handler for message type {message['type']}")
-        await handler(message)
 
     async def connect(self):
         self.chat, self.chat_groups, self.chat_seen = None, set(), {}
