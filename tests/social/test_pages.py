@@ -21,6 +21,7 @@ def test_alice_follows_bob_twice_then_unfollows_and_blocks_him(alice, bob):
     client.post(reverse("social:block", args=["bob"]))
     assert not Follow.objects.exists() and relations.blocks(alice, bob)
     page = client.get(reverse("player", args=["bob"])).content.decode()
+    assert f'<a href="{reverse("social:friends")}"' in page  # Friends in the header
     assert 'id="unblock"' in page and 'id="challenge"' not in page and 'id="follow"' not in page
     assert client.get(reverse("social:follow", args=["bob"])).status_code == 405  # only POST, with CSRF
 
@@ -30,6 +31,7 @@ def test_a_visitor_sees_no_buttons_and_is_sent_to_sign_in(bob):
 
     page = Client().get(reverse("player", args=["bob"])).content.decode()
     assert 'id="follow"' not in page and "Not online" in page
+    assert f'href="{reverse("social:friends")}"' not in page  # no Friends in a visitor's header
     assert Client().post(reverse("social:follow", args=["bob"])).status_code == 302
     assert not Follow.objects.exists()
 
