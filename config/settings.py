@@ -167,14 +167,14 @@ def celery_redis_url(url):
     return url
 
 
-# channels-redis' Redis pub/sub layer (the default here): a group message goes once
-# to each process with pages in the group, which hands it to them in memory, so a
-# slow page only lengthens its own queue; a push missed while a process reconnects
-# to Redis is caught up by the versions (a game page's next state is whole, a lobby
-# page reads its list again). CHANNEL_LAYER=core: its default layer, which queues a
-# copy per page in Redis and drops group messages over its capacity
-# (benchmarks/README.md, "Spectators").
-CHANNEL_LAYER = os.environ.get("CHANNEL_LAYER", "pubsub")
+# channels-redis' default layer (core) queues a copy of each push per page in Redis.
+# CHANNEL_LAYER=pubsub: its Redis pub/sub layer, which sends a group message once to
+# each process with pages in the group and carried many spectators better
+# (benchmarks/README.md, "Spectators"), but subscribes every socket's channel as the
+# socket opens: while Redis is away each new socket fails its handshake, where the
+# core layer lets a page get the current state and be told to retry
+# (tests/site/test_faults.py). So core stays the default until that is handled.
+CHANNEL_LAYER = os.environ.get("CHANNEL_LAYER", "core")
 if CHANNEL_LAYER == "pubsub":
     CHANNEL_LAYERS = {
         "default": {
