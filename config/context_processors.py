@@ -17,8 +17,6 @@ NAVIGATION = (
     ("lobby", _("Lobby")),
     ("table_join", _("Join with a code")),
     ("my_games", _("My games")),
-    ("social:friends", _("Friends")),
-    ("leaderboard", _("Leaderboard")),
     ("rules", _("Rules")),
 )
 
@@ -43,12 +41,12 @@ def site_version():
 def nav_items(user=None):
     """The header's links. A visitor without an account finds Multiplayer in the lobby
     (watching, joining as a guest, and "Sign in to open a table"), not at the sign-in
-    page that opening a table needs. Friends are for people with an account."""
+    page that opening a table needs."""
     visitor = user is not None and not user.is_authenticated
     items = []
     for name, label in NAVIGATION:
-        if visitor and name in ("lobby", "social:friends"):
-            continue  # under Multiplayer; needs an account
+        if visitor and name == "lobby":
+            continue  # under Multiplayer
         try:
             items.append({"url": reverse("lobby" if visitor and name == "table_new" else name), "label": label})
         except NoReverseMatch:

@@ -1,4 +1,4 @@
-"""A player finds the leaderboard from the header, on a phone in German and on a laptop
+"""A player finds the leaderboard from the footer, on a phone in German and on a laptop
 in English, switches category, opens a player's page and comes back by their place."""
 import pytest
 from playwright.sync_api import expect
@@ -30,7 +30,7 @@ def test_a_player_reads_the_leaderboard_and_a_rivals_place(live_site, browser, v
     page = person(browser, live_site, bob, errors, viewport=viewport, locale=locale, has_touch=viewport is PHONE)
     try:
         page.goto(f"{live_site.url}/")
-        page.get_by_role("navigation", name="Main" if locale == "en-GB" else "Hauptmenü").get_by_role(
+        page.get_by_role("navigation", name="More" if locale == "en-GB" else "Mehr").get_by_role(
             "link", name=words["nav"]).click()
         rows = page.locator("table.leaderboard tbody tr")
         expect(rows).to_have_count(2)
