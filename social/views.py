@@ -8,19 +8,28 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.decorators import login_required
 from django.db.models import Q
 from django.http import Http404, HttpResponse
-from django.shortcuts import get_object_or_404, redirect, render
+from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.html import format_html
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
+from accounts import throttle
+from accounts.views import username_lookups_refused
 from social import challenges, friends, notifications, preferences, relations, unsubscribe
 from social.forms import ChallengeForm, SettingsForm
 from social.models import Challenge
 
 
-def _player(username):
-    return get_object_or_404(get_user_model(), username=username, is_active=True)
+def _player(request, username):
+    """The active player of `username`. A name of nobody counts against the client's
+    look-ups, as on player pages (accounts.throttle), so these URLs cannot be used to
+    find out which names exist."""
+    player = get_user_model().objects.filter(username=username, is_active=True).first()
+    if player is None:
+        throttle.count_username_miss(request)
+        raise Http404("no such player")
+    return player
 
 
 def _back_to(request, player):
@@ -35,7 +44,9 @@ def _back_to(request, player):
 @require_POST
 def relation(request, username, action):
     """Follow, unfollow, block or unblock the player of `username`."""
-    player = _player(username)
+    if throttle.username_guessing(request):
+        return username_lookups_refused(request)
+    player = _player(request, username)
     try:
         getattr(relations, action)(request.user, player)
     except relations.RelationError as error:
@@ -46,7 +57,9 @@ def relation(request, username, action):
 @login_required
 @require_http_methods(["GET", "POST"])
 def challenge_new(request, username):
-    player = _player(username)
+    if throttle.username_guessing(request):
+        return username_lookups_refused(request)
+    player = _player(request, username)
     form = ChallengeForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data

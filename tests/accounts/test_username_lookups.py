@@ -57,3 +57,15 @@ def test_failed_sign_ups_count_with_player_pages_and_are_then_refused():
     other = Client(REMOTE_ADDR="203.0.113.78")
     assert other.post("/accounts/signup/", {"username": "bob", "email": "", "password1": "a long passphrase",
                                             "password2": "a long passphrase"}).status_code == 302
+
+
+def test_the_challenge_and_follow_pages_of_nobody_count_as_look_ups_too():
+    make_user("alice")
+    guesser = Client(REMOTE_ADDR=GUESSER)
+    guesser.force_login(make_user("mallory"))
+    for attempt in range(15):
+        assert guesser.get(f"/social/players/nobody{attempt}/challenge/").status_code == 404
+        assert guesser.post(f"/social/players/nobody{attempt}/follow/").status_code == 404
+    refused = guesser.post("/social/players/alice/follow/")  # a real name looks like a wrong one now
+    assert refused.status_code == 429 and MESSAGE in refused.content.decode()
+    assert guesser.get("/social/players/alice/challenge/").status_code == 429
