@@ -75,11 +75,12 @@ def test_a_lobby_page_that_missed_a_change_reads_its_list_again(live_site, brows
     expect(page.locator("#lobby-counts")).to_be_visible()
 
     # A table listed while its change was lost on the way: its version was counted
-    # and never reached the page.
+    # and never reached the page. (Whether the page shows it yet is not asserted: any
+    # other lobby push meanwhile, even a late one of the test before, skips that
+    # version too and has the page read its list already.)
     lost = in_thread(actions.open_table, alice, Variant(players=3))
     Table.objects.filter(pk=lost.pk).update(listed=True)
     in_thread(broadcast.next_lobby_version)
-    expect(page.locator(f'tr[data-code="{lost.code}"]')).to_have_count(0)
 
     # The next change skips a version: the page reads its whole list, the lost table too.
     seen = in_thread(actions.open_table, alice, Variant(players=4), listed=True)
