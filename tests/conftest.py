@@ -35,6 +35,22 @@ def pytest_runtest_makereport(item, call):
     return report
 
 
+@pytest.fixture(autouse=True)
+def browser_contexts_closed(request):
+    """Every browser context a test opened is closed when it ends (set up first, so
+    torn down last, after the tests' own console checks). Left open, its pages kept
+    their sockets and reconnect timers running against the live site for the rest of
+    the session: hundreds of renderers by the end of a run."""
+    yield
+    browser = request.node.funcargs.get("browser")
+    if browser is None:
+        return
+    kept = request.node.funcargs.get("context")  # pytest-playwright's own: it closes it
+    for context in list(browser.contexts):
+        if context is not kept:
+            context.close()
+
+
 @pytest.fixture(scope="session")
 def django_db_modify_db_settings(django_db_modify_db_settings_parallel_suffix):
     """This process's own connections close after each use. Its websocket and
