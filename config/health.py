@@ -44,6 +44,12 @@ def check_channel_layer():
         token = uuid.uuid4().hex
         await layer.send(channel, {"type": "health.check", "token": token})
         message = await asyncio.wait_for(layer.receive(channel), timeout=3)
+        # A receive cancelled is how channels-redis forgets a channel (its pub/sub
+        # layer unsubscribes it): a check run on daphne's event loop leaves nothing.
+        forgetting = asyncio.ensure_future(layer.receive(channel))
+        await asyncio.sleep(0)
+        forgetting.cancel()
+        await asyncio.gather(forgetting, return_exceptions=True)
         return message.get("token") == token
 
     if not async_to_sync(round_trip)():

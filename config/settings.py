@@ -167,18 +167,16 @@ def celery_redis_url(url):
     return url
 
 
-# channels-redis' default layer (core) queues a copy of each push per page in Redis.
-# CHANNEL_LAYER=pubsub: its Redis pub/sub layer, which sends a group message once to
-# each process with pages in the group and carried many spectators better
-# (benchmarks/README.md, "Spectators"), but subscribes every socket's channel as the
-# socket opens: while Redis is away each new socket fails its handshake, where the
-# core layer lets a page get the current state and be told to retry
-# (tests/site/test_faults.py). So core stays the default until that is handled.
-CHANNEL_LAYER = os.environ.get("CHANNEL_LAYER", "core")
+# The channel layer: channels-redis' Redis pub/sub layer sends a group message once to
+# each process with pages in the group, and carried spectators and moves better than
+# its default layer (benchmarks/README.md, "Spectators"); config.channel_layer
+# makes it meet a Redis outage as the default layer does (tests/site/test_faults.py).
+# CHANNEL_LAYER=core: the default layer, which queues a copy of each push per page in Redis.
+CHANNEL_LAYER = os.environ.get("CHANNEL_LAYER", "pubsub")
 if CHANNEL_LAYER == "pubsub":
     CHANNEL_LAYERS = {
         "default": {
-            "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
+            "BACKEND": "config.channel_layer.PubSubChannelLayer",
             "CONFIG": {"hosts": [{"address": REDIS_URL, "socket_timeout": 30}]},
         }
     }

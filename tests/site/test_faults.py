@@ -7,9 +7,11 @@ daphne, a Celery worker and Celery beat, started here and stopped by PID. The
 machine's Redis (and the session's) is never touched.
 """
 import asyncio
+import concurrent.futures
 import http.cookiejar
 import re
 import tempfile
+import threading
 import time
 import urllib.error
 import urllib.parse
@@ -136,12 +138,15 @@ async def state_over_a_fresh_socket(site, game, visitor, timeout):
             await asyncio.sleep(0.5)
 
 
-async def state_then_close(site, game, visitor):
+async def state_then_close(site, game, visitor, opened=None, wait=10):
+    """A page's game socket: the ply of the state it is sent, and the code it is closed with."""
     url = site.url.replace("http://", "ws://") + f"/ws/games/{game.public_id}/"
     async with websockets.connect(url, origin=site.url, additional_headers={"Cookie": visitor.cookie_header()}) as socket:
         shown = ply_in(await asyncio.wait_for(socket.recv(), timeout=10))
+        if opened is not None:
+            opened.set()
         with pytest.raises(websockets.exceptions.ConnectionClosed) as closed:
-            await asyncio.wait_for(socket.recv(), timeout=10)
+            await asyncio.wait_for(socket.recv(), timeout=wait)
     return shown, closed.value.rcvd.code
 
 
@@ -170,6 +175,13 @@ def test_redis_killed_and_started_again_loses_no_move_and_everything_due_happens
         broker.send_task("games.computer_move", args=(game.pk, 0), countdown=60, queue="visitors")
     wait_until(lambda: worker.output().count("games.computer_move[") > held, 10, "the worker to hold a task")
 
+    # A page open from before: it is closed for a retry when Redis goes (it would miss
+    # what is pushed meanwhile), on either channel layer (config.channel_layer).
+    opened = threading.Event()
+    open_page = concurrent.futures.ThreadPoolExecutor(1).submit(
+        asyncio.run, state_then_close(site, game, visitor, opened=opened, wait=60))
+    assert opened.wait(10), "the open page's first state"
+
     site.redis.process.kill()  # kill -9
     site.redis.process.wait()
     killed = time.monotonic()
@@ -184,6 +196,7 @@ def test_redis_killed_and_started_again_loses_no_move_and_everything_due_happens
     # A page that (re)connects meanwhile still gets the current state, then a close htmx retries after.
     assert asyncio.run(state_then_close(site, game, visitor)) == (ply + 1, 1011)
     assert asyncio.run(site_socket_close_code(site)) == 1011
+    assert open_page.result(timeout=15) == (ply, 1011)
     time.sleep(max(0.0, 3 - (time.monotonic() - killed)))
 
     site.redis.start()  # the same socket, empty: every queued task is gone

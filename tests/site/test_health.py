@@ -99,3 +99,20 @@ def test_with_debug_off_the_health_check_answers_over_plain_http(live_site, tmp_
         assert plain_http(url, "/rules/") == (301, f"https://127.0.0.1:{port}/rules/")  # every other page goes to HTTPS
     finally:
         daphne.stop()
+
+
+@pytest.mark.asyncio
+async def test_a_health_check_on_daphnes_event_loop_leaves_no_channel_behind():
+    """A view's check runs on the event loop of the daphne serving it (asgiref): each
+    /healthz would otherwise keep a channel subscribed there for good."""
+    from asgiref.sync import sync_to_async
+    from channels.layers import get_channel_layer
+
+    from config.health import check_channel_layer
+
+    if not hasattr(get_channel_layer(), "_get_layer"):
+        pytest.skip("channels-redis' default layer keeps nothing of a channel in the process")
+    for _ in range(3):
+        await sync_to_async(check_channel_layer)()
+    layer = get_channel_layer()._get_layer()  # this event loop's
+    assert layer.channels == {}
