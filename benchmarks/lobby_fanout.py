@@ -22,6 +22,7 @@ import random
 import re
 import statistics
 import tempfile
+import threading
 import time
 
 import websockets
@@ -30,6 +31,13 @@ from livesite import Site
 from roundtrip import Results, connect, cpu_by_part, percentile, setup_django
 
 VERSION = re.compile(r'data-lobby-version="(\d+)"')
+MAIN_THREAD_CPU = time.pthread_getcpuclockid(threading.main_thread().ident)
+
+
+def change_cpu():
+    """CPU of this process but its main thread (the pages' sockets): the thread making
+    the change and any it starts (async_to_sync runs its event loop in one of its own)."""
+    return time.process_time() - time.clock_gettime(MAIN_THREAD_CPU)
 
 
 def make_tables(count):
@@ -62,12 +70,24 @@ class Changes:
     """The changes this process makes, in turn: open, join, resign."""
 
     def __init__(self, waiting, playing, users, rng):
+        from lobby import broadcast
+
         self.waiting, self.playing, self.users, self.rng = waiting, playing, users, rng
         self.kinds = itertools.cycle(("open", "join", "resign"))
+        self.lobby_cpu, lobby_changed = 0.0, broadcast.lobby_changed
+
+        def measured(*args, **kwargs):  # the lobby's own part: the row read, drawn and pushed
+            started = change_cpu()
+            try:
+                return lobby_changed(*args, **kwargs)
+            finally:
+                self.lobby_cpu += change_cpu() - started
+
+        broadcast.lobby_changed = measured
 
     def make(self):
-        """One change in its own transaction; (kind, CPU seconds after its commit, the lobby
-        version once it was pushed)."""
+        """One change in its own transaction; (kind, CPU seconds after its commit, of which
+        the lobby's, the lobby version once it was pushed)."""
         from django.db import transaction
 
         from games import Variant, endings
@@ -77,9 +97,9 @@ class Changes:
         from lobby.models import Table
 
         kind = next(self.kinds)
-        committed = []
+        committed, self.lobby_cpu = [], 0.0
         with transaction.atomic():
-            transaction.on_commit(lambda: committed.append(time.thread_time()))  # runs before the change's own
+            transaction.on_commit(lambda: committed.append(change_cpu()))  # runs before the change's own
             if kind == "open":
                 table = actions.open_table(self.rng.choice(self.users[:20]), Variant(board="8x8"), level="easy",
                                            listed=True)
@@ -92,7 +112,7 @@ class Changes:
             else:
                 table = Table.objects.select_related("game", "host").get(pk=self.playing.pop(0))
                 endings.resign(table.game, Viewer(user=table.host))
-        return kind, time.thread_time() - committed[0], lobby_version()
+        return kind, change_cpu() - committed[0], self.lobby_cpu, lobby_version()
 
 
 class Page:
@@ -131,14 +151,14 @@ async def run(site, args):
         sockets.append(socket)
         asyncio.create_task(page.listen(socket))
     await asyncio.sleep(2)
-    made = []  # (kind, started, done, change CPU, version)
+    made = []  # (kind, started, done, change CPU, the lobby's part of it, version)
     cpu_before = cpu_by_part(site)
     began = time.perf_counter()
     for number in range(int(args.seconds * args.rate)):
         await asyncio.sleep(max(0.0, began + number / args.rate - time.perf_counter()))
         started = time.perf_counter()
-        kind, cpu, version = await asyncio.to_thread(changes.make)
-        made.append((kind, started, time.perf_counter(), cpu, version))
+        kind, cpu, lobby_cpu, version = await asyncio.to_thread(changes.make)
+        made.append((kind, started, time.perf_counter(), cpu, lobby_cpu, version))
     elapsed = time.perf_counter() - began
     await asyncio.sleep(3)  # the last pushes arrive
     cpu = {part: seconds - cpu_before[part] for part, seconds in cpu_by_part(site).items()}
@@ -170,7 +190,7 @@ def main():
         finally:
             site.stop()
     latencies, missed = [], 0
-    for _kind, started, done, _cpu, version in made:
+    for _kind, started, done, _cpu, _lobby_cpu, version in made:
         for page in pages:
             arrival = page.reached(version, started, done)
             if arrival is None:
@@ -179,17 +199,20 @@ def main():
                 latencies.append(arrival - started)
     frames = [frame for page in pages for frame in page.frames if frame[0] >= made[0][1]]
     sent = sum(size for _arrival, size, _version in frames)
-    change_cpu = [change[3] for change in made]
+    cpus, lobby_cpus = [change[3] for change in made], [change[4] for change in made]
     print(f"{args.tables} listed tables, {args.pages} lobby pages, {len(made)} changes in {elapsed:.0f} s "
           f"({len(made) / elapsed:.1f}/s), {args.daphne} daphne, DB {site.env['DATABASE_URL'].split(':', 1)[0]}, "
           f"{os.cpu_count()} cores, load average before {load_before:.1f}, "
-          f"channel layer {os.environ.get('CHANNEL_LAYER', 'pubsub')}")
+          f"channel layer {os.environ.get('CHANNEL_LAYER', 'core')}")
     if latencies:
         print(f"change -> every lobby page: median {statistics.median(latencies) * 1000:.0f} ms, "
               f"p99 {percentile(latencies, 0.99) * 1000:.0f} ms, max {max(latencies) * 1000:.0f} ms; "
               f"{missed} (change, page) pairs never arrived")
     print(f"drawing and pushing a change (CPU after its commit, in the process that made it): "
-          f"median {statistics.median(change_cpu) * 1000:.1f} ms, p99 {percentile(change_cpu, 0.99) * 1000:.1f} ms")
+          f"median {statistics.median(cpus) * 1000:.1f} ms, p90 {percentile(cpus, 0.9) * 1000:.1f} ms, "
+          f"p99 {percentile(cpus, 0.99) * 1000:.1f} ms; of which the lobby's row read, drawn and pushed "
+          f"(lobby.broadcast.lobby_changed): median {statistics.median(lobby_cpus) * 1000:.1f} ms, "
+          f"p90 {percentile(lobby_cpus, 0.9) * 1000:.1f} ms, p99 {percentile(lobby_cpus, 0.99) * 1000:.1f} ms")
     print(f"frames: {len(frames) / len(pages) / elapsed:.1f} a second per page, "
           f"{sent / len(made) / len(pages) / 1024:.2f} kB per change per page ({sent / elapsed / 1e6:.2f} MB/s in all)")
     print(f"CPU: daphne {cpu['daphne'] / elapsed / args.daphne * 100:.0f}% of a core per daphne, "

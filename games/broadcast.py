@@ -1,14 +1,12 @@
 """Pushing a game's whole current state to every page that shows it."""
-import asyncio
 import logging
 import time
 
-from asgiref.sync import async_to_sync
-from channels.layers import get_channel_layer
 from django.conf import settings
 from django.template.loader import render_to_string
 from django.utils import translation
 
+from games import sending
 from games.lru import LRU
 from games.presentation import game_state
 from games.outages import UNREACHABLE
@@ -54,21 +52,9 @@ def drawn_state(public_id, version, language):
 
 
 def group_send(group, message):
-    """Send to a channel group from synchronous code (after a commit), to the end.
-
-    Django cancels a request whose client goes away (a page that reloads while its
-    POST is under way), and asgiref then cancels the group_send running in that
-    request's thread: the message was lost and, CancelledError being no Exception,
-    so was every after-commit step behind it. Shielded, the send completes and the
-    caller goes on.
-    """
-    async def send():
-        await asyncio.shield(get_channel_layer().group_send(group, message))
-
-    try:
-        async_to_sync(send)()
-    except asyncio.CancelledError:
-        log.info("request cancelled while telling %s; the message is sent all the same", group)
+    """Send to a channel group from synchronous code (after a commit), to the end, even
+    if the request is cancelled meanwhile (games.sending)."""
+    sending.group_send(group, message)
 
 
 async def join(consumer, group):

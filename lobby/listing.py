@@ -7,6 +7,7 @@ from datetime import timedelta
 
 from django.db.models import Prefetch
 from django.utils import timezone
+from django.utils.functional import lazy
 
 from accounts.ratings import category_of, ratings_by_user_and_category
 from games.models import Game, Seat
@@ -86,7 +87,7 @@ def lobby_rows(tables):
                        for s in seats if not seat_is_free(s) and not s.is_computer],
             "table": table,
             "code": table.code,
-            "variant": variant_label(table.game.variant),
+            "variant": lazy(variant_label, str)(table.game.variant),  # in the language it is drawn in
             "host": table.host.display_name,
             "host_here": waiting and presence.host_here(seen.get(table.pk), table.created_at),
             "abandoned": waiting and presence.is_abandoned(seen.get(table.pk), table.created_at),
@@ -95,7 +96,7 @@ def lobby_rows(tables):
             "computers": sum(1 for s in seats if s.is_computer),
             "total": len(seats),
             "players": [s.display_name for s in seats if not seat_is_free(s)],
-            "level": table.game.get_level_display(),
+            "level": lazy(table.game.get_level_display, str)(),
             "ply": table.game.ply,
         }
 

@@ -11,6 +11,7 @@ from asgiref.sync import sync_to_async
 from channels.layers import get_channel_layer
 from channels.testing import WebsocketCommunicator
 from django.test import Client
+from django.utils import translation
 
 from config.asgi import application
 from games import Variant
@@ -202,3 +203,26 @@ async def test_a_table_page_hears_that_the_table_closed():
     html = await receive_until(communicator, 'data-status="closed"')
     assert "This table was closed" in html
     await communicator.disconnect()
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.asyncio
+async def test_lobby_pages_get_a_changed_row_in_their_own_language_whoever_made_the_change():
+    alice = await sync_to_async(make_user)("alice", "Alice")
+    pages = {}
+    for language in ("en", "de"):
+        pages[language], connected, _code = await connect(f"/ws/lobby/?lang={language}", ORIGIN)
+        assert connected
+        await pages[language].receive_from(timeout=5)  # the list whole
+
+    def open_in_german():
+        with translation.override("de"):
+            return actions.open_table(alice, Variant(players=3), listed=True)
+
+    table = await sync_to_async(open_in_german)()
+    english = await receive_until(pages["en"], table.code)
+    german = await receive_until(pages["de"], table.code)
+    assert "8×8 · 3 players" in english and "Spieler" not in english and ">Join<" in english
+    assert "8×8 · 3 Spieler" in german and "3 players" not in german and ">Beitreten<" in german
+    for page in pages.values():
+        await page.disconnect()
