@@ -4,13 +4,11 @@ An operator announces maintenance ("the server restarts in five minutes") with
 `python -m config.announcements "text"`; the text reaches every page through the
 channel layer, from whichever process sends it (a Celery worker, a shell).
 """
-from asgiref.sync import async_to_sync
 from celery import shared_task
 from channels.generic.websocket import AsyncWebsocketConsumer
-from channels.layers import get_channel_layer
 from django.template.loader import render_to_string
 
-from games import broadcast
+from games import broadcast, sending
 
 GROUP = "site"
 
@@ -31,9 +29,7 @@ class AnnouncementConsumer(AsyncWebsocketConsumer):
 
 def announce_now(text):
     html = render_to_string("includes/announcement.html", {"text": text})
-    async_to_sync(get_channel_layer().group_send)(
-        GROUP, {"type": "site.announcement", "html": html}
-    )
+    sending.group_send(GROUP, {"type": "site.announcement", "html": html})
 
 
 @shared_task(name="config.announce", ignore_result=False)  # a shell may wait for it

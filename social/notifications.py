@@ -11,14 +11,13 @@ for the kind (Preferences), with a one-click unsubscribe link (social.unsubscrib
 """
 import logging
 
-from asgiref.sync import async_to_sync
 from celery import current_app
-from channels.layers import get_channel_layer
 from django.contrib.auth import get_user_model
 from django.db import IntegrityError, transaction
 from django.urls import reverse
 from django.utils.translation import gettext as _
 
+from games import sending
 from games.outages import UNREACHABLE
 from games.presentation import variant_label
 from social.models import Challenge, Notification
@@ -52,7 +51,7 @@ def push_later(user_id):
 def push(user_id):
     """Tell every open page of the person to draw its header's live part again."""
     try:
-        async_to_sync(get_channel_layer().group_send)(group(user_id), {"type": "social.changed"})
+        sending.group_send(group(user_id), {"type": "social.changed"})
     except UNREACHABLE as error:
         log.warning("user %s not told live (%s); their pages catch up on reconnect", user_id, error)
 
