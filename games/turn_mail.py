@@ -2,7 +2,7 @@
 
 Queued after the commit that gave them the turn (games.services.schedule_next) as the
 Celery task games.turn_mail, and sent by a worker through Django's mail (apps above
-may stop it or add a line: games.signals.turn_mail_sending) (the console
+may stop it, add a line or name the person's language: games.signals.turn_mail_sending) (the console
 unless SMTP is configured: config/settings.py). Once per turn: the game's `mailed_ply`
 is set to the turn's ply by a conditional update in the transaction that sends, so a
 second delivery of the task, or the sweep's, finds it set and sends nothing; a send that
@@ -43,13 +43,14 @@ def send_turn_mail(game_id, ply):
             sender=Game, game=game, user=seat.user)]
         if False in answers:
             return False  # the player opted out; the turn counts as told
-        with translation.override(settings.LANGUAGE_CODE):
+        extras = [answer for answer in answers if isinstance(answer, dict)]
+        language = next((extra["language"] for extra in extras if extra.get("language")), settings.LANGUAGE_CODE)
+        with translation.override(language):
             url = site_url(game_url(game))
             subject = _("Your turn: %(variant)s") % {"variant": variant_label(game.variant)}
             body = _("It is your turn (%(colour)s) in your correspondence game. Move by %(deadline)s UTC:\n\n"
                      "%(url)s\n") % {"colour": colour_name(game.turn), "url": url,
                                      "deadline": game.deadline.strftime("%Y-%m-%d %H:%M")}
-        extras = [answer for answer in answers if isinstance(answer, dict)]
         body += "".join(f"\n{extra['line']}\n" for extra in extras if extra.get("line"))
         headers = {"List-Unsubscribe": f"<{extra['unsubscribe']}>" for extra in extras if extra.get("unsubscribe")}
         EmailMessage(subject, body, None, [seat.user.email], headers=headers).send()

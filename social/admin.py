@@ -29,7 +29,7 @@ class ChallengeAdmin(ReadOnlyAdmin):
 
 @admin.register(Preferences)
 class PreferencesAdmin(ReadOnlyAdmin):
-    list_display = ["user", "mail_challenges", "mail_your_turn"]
+    list_display = ["user", "mail_challenges", "mail_your_turn", "language"]
     search_fields = ["user__username"]
 
 

@@ -1,12 +1,11 @@
 """Mail for notifications that matter when away (challenges; a correspondence turn is
 games.turn_mail's, which this app gives its opt-out and unsubscribe link through
 games.signals.turn_mail_sending)."""
-from django.conf import settings
 from django.core.mail import EmailMessage
 from django.utils import translation
 
 from games.turn_mail import site_url
-from social import notifications, preferences, presence, unsubscribe
+from social import languages, notifications, preferences, presence, unsubscribe
 from social.models import Notification
 
 
@@ -19,7 +18,7 @@ def send_if_away(notification_id, kind):
         return False
     if presence.is_online(notification.user_id):
         return False  # told live
-    with translation.override(settings.LANGUAGE_CODE):
+    with translation.override(languages.of(notification.user)):
         text = notifications.text_of(notification)
         body = f"{text}\n\n{site_url(notification.url)}\n\n{unsubscribe.footer(notification.user_id, kind)}\n"
     message = EmailMessage(text, body, None, [notification.user.email],

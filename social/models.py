@@ -115,13 +115,15 @@ class Notification(models.Model):
 
 
 class Preferences(models.Model):
-    """What a person wants: mail per kind, and the boards they take challenges on."""
+    """What a person wants: mail per kind (in their language), and the boards they take challenges on."""
 
     user = models.OneToOneField(User, on_delete=models.CASCADE, related_name="social_preferences")
     mail_challenges = models.BooleanField(_("e-mail me challenges while I am away"), default=False)
     mail_your_turn = models.BooleanField(_("e-mail me when it is my turn in a correspondence game"), default=True)
     challenge_boards = models.JSONField(default=list, blank=True,
                                         help_text="boards taken in challenges; empty: every board")
+    language = models.CharField(max_length=8, blank=True, choices=settings.LANGUAGES,
+                                help_text="the language the person last read the site in: their mail's")
 
     def __str__(self):
         return f"preferences of {self.user}"

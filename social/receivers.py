@@ -4,12 +4,13 @@ link), a friend's game starting, and a rematch asked for at a player's table."""
 import logging
 
 from django.dispatch import receiver
+from django.utils import translation
 
 from games import signals
 from games.models import Game
 from games.presentation import game_url
 from lobby.signals import rematch_asked
-from social import notifications, preferences, relations, unsubscribe
+from social import languages, notifications, preferences, relations, unsubscribe
 
 log = logging.getLogger(__name__)
 
@@ -18,7 +19,10 @@ log = logging.getLogger(__name__)
 def turn_mail_opt_out(sender, game, user, **kwargs):
     if not preferences.of(user).mail_your_turn:
         return False
-    return {"line": unsubscribe.footer(user.pk, "turn"), "unsubscribe": unsubscribe.link(user.pk, "turn")}
+    language = languages.of(user)
+    with translation.override(language):
+        line = unsubscribe.footer(user.pk, "turn")
+    return {"line": line, "unsubscribe": unsubscribe.link(user.pk, "turn"), "language": language}
 
 
 @receiver(signals.state_pushed)
