@@ -36,6 +36,16 @@ def pytest_runtest_makereport(item, call):
 
 
 @pytest.fixture(autouse=True)
+def site_language_after_each_test():
+    """Django's test client leaves the language of its last request active in the
+    thread (a German request: German), which the next test would draw its pages in."""
+    yield
+    from django.utils import translation
+
+    translation.deactivate()
+
+
+@pytest.fixture(autouse=True)
 def browser_contexts_closed(request):
     """Every browser context a test opened is closed when it ends (set up first, so
     torn down last, after the tests' own console checks). Left open, its pages kept
