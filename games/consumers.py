@@ -150,9 +150,7 @@ class GameConsumer(WithoutDatabaseHop, AsyncWebsocketConsumer):
         try:
             if await presence.watch(public_id, self.channel_name):
                 await self.seats_changed(game_id)
-            while True:
-                await asyncio.sleep(presence.HEARTBEAT)
-                await presence.watch(public_id, self.channel_name)
+            presence.keep_watched(public_id, self.channel_name)
         except UNREACHABLE as error:
             log.warning("spectators of game %s not counted (%s)", public_id, error)
 
@@ -172,6 +170,7 @@ class GameConsumer(WithoutDatabaseHop, AsyncWebsocketConsumer):
         watching = getattr(self, "watching", None)
         if watching is not None:
             watching.cancel()
+            presence.forget_watched(self.game_ids[1], self.channel_name)
             try:
                 await presence.unwatch(self.game_ids[1], self.channel_name)
                 await self.seats_changed(self.game_ids[0])

@@ -46,3 +46,32 @@ async def test_two_spectators_are_counted_and_leave_the_count_when_their_pages_c
         await page.disconnect()
     await players_page.disconnect()
     assert await sync_to_async(presence.spectators)(public_id) == 0
+
+
+async def test_a_spectators_page_stays_counted_through_its_process_marking_all_of_them_at_once():
+    """Every HEARTBEAT one task of the process marks each of its spectators' sockets in
+    one round trip (games.presence.mark_watched); a socket whose mark were not renewed
+    would drop out of the count after STALE seconds."""
+    import redis.asyncio
+
+    from django.conf import settings
+
+    table, _alice = await sync_to_async(playing_table)()
+    public_id = table.game.public_id
+    carol = await sync_to_async(make_user)("carol")
+    page, connected, _ = await connect(f"/ws/games/{public_id}/", ORIGIN, await sync_to_async(cookie_for)(carol))
+    assert connected
+    client = redis.asyncio.Redis.from_url(settings.REDIS_URL)
+    key = f"reversi:watching:{public_id}"
+    for _ in range(50):
+        if await client.zcard(key) == 1:
+            break
+        await asyncio.sleep(0.05)
+    [(channel, first)] = await client.zrange(key, 0, -1, withscores=True)
+    await asyncio.sleep(0.05)
+    await presence.mark_watched()  # what the process's task does every HEARTBEAT
+    assert await client.zscore(key, channel) > first
+    await page.disconnect()
+    await presence.mark_watched()  # a closed page is not marked again
+    assert await client.zcard(key) == 0
+    await client.aclose()
