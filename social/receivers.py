@@ -1,8 +1,10 @@
 """What this app follows of games it cannot be told about directly (games never import
-it): a correspondence turn (a notification, and the mail's opt-out and unsubscribe
-link), a friend's game starting, and a rematch asked for at a player's table."""
+it): a correspondence turn (a notification, and the mail's opt-out, unsubscribe link
+and language), a friend's game starting, and a rematch asked for at a player's table;
+and a sign-in, whose language the person's mail follows."""
 import logging
 
+from django.contrib.auth.signals import user_logged_in
 from django.dispatch import receiver
 from django.utils import translation
 
@@ -13,6 +15,12 @@ from lobby.signals import rematch_asked
 from social import languages, notifications, preferences, relations, unsubscribe
 
 log = logging.getLogger(__name__)
+
+
+@receiver(user_logged_in)
+def language_at_sign_in(sender, request, user, **kwargs):
+    """The language the browser signing in reads the site in (social.languages)."""
+    languages.remember(user, getattr(request, "LANGUAGE_CODE", None))
 
 
 @receiver(signals.turn_mail_sending)
