@@ -146,6 +146,14 @@ def live_site(django_db_setup, django_db_blocker, tmp_path_factory):
     worker.stop()
 
 
+@pytest.fixture
+def live_workers_paused():
+    """For a test that does a worker's job itself: the live site's worker, if an earlier
+    test started one, is stopped meanwhile (tests.servers.workers_paused)."""
+    with servers.workers_paused():
+        yield
+
+
 @pytest.fixture(autouse=True)
 def patient_expectations(request):
     """Browser tests wait up to 15 s for what a page should come to show: on two busy

@@ -16,18 +16,10 @@ from lobby import actions
 from social import challenges, preferences, presence, unsubscribe
 from social.mail import send_if_away
 from social.models import Notification, Preferences
-from tests import servers
 from tests.lobby.browser_people import in_thread
 
-pytestmark = pytest.mark.django_db(transaction=True)
-
-
-@pytest.fixture(autouse=True)
-def no_live_worker():
-    """The tests send the mail themselves: a live site's worker, if an earlier test
-    started one, would take the queued turn mail first."""
-    with servers.workers_paused():
-        yield
+# The tests send the mail themselves: a live worker would take the queued turn mail first.
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("live_workers_paused")]
 
 
 def correspondence(alice, bob):
