@@ -84,13 +84,21 @@ def native_evaluator(geo: Tables, anti: bool, evaluation: str = "learned"):
 def _native_evaluator(geo: Tables, anti: bool, evaluation: str):
     if Core is None:
         return None
+    from .learned import shipped_stages
+
+    return native_evaluator_from(geo, anti, shipped_stages(geo.lib, anti) if evaluation == "learned" else None)
+
+
+def native_evaluator_from(geo: Tables, anti: bool, stages):
+    """The compiled twin of ``learned.evaluator_from(geo.lib, stages, anti)``
+    (the hand-made evaluation when ``stages`` is None): the training's labels
+    from a search into stages just fitted."""
     from .evaluation import hand_tables
-    from .learned import shipped_stages, stage_tables
+    from .learned import stage_tables
     from .patterns import pattern_set
 
     hand = hand_tables(geo, anti)
     patterns = None
-    stages = shipped_stages(geo.lib, anti) if evaluation == "learned" else None
     if stages is not None:
         ps = pattern_set(geo.lib)
         by_empties, uses_hand = stage_tables(geo.lib, stages)

@@ -14,7 +14,7 @@ from games.rules.geometry import get_geometry
 
 
 def test_a_chunk_is_reproducible_and_labelled_exactly_near_the_end(tmp_path):
-    args = ("6x6", False, 3, 3, 4, 10, 150.0)
+    args = ("6x6", False, 3, 3, 4, 10, 150.0, False)
     selfplay_chunk(args + (tmp_path / "a.txt",))
     selfplay_chunk(args + (tmp_path / "b.txt",))
     assert (tmp_path / "a.txt").read_text() == (tmp_path / "b.txt").read_text()
@@ -30,6 +30,35 @@ def test_a_chunk_is_reproducible_and_labelled_exactly_near_the_end(tmp_path):
     # every earlier position carries the value of its game's first solved one,
     # seen by its own mover: labels are game margins, never more than the board
     assert all(abs(r[3]) <= 36 for r in rows)
+
+
+@pytest.mark.parametrize("board,anti", [("8x8", False), ("octagon", True)])
+def test_fast_selfplay_plays_and_labels_the_same_games_on_the_compiled_core(tmp_path, board, anti):
+    from games.ai import core
+
+    if not core.available():
+        pytest.skip("the compiled core is not built")
+    args = (board, anti, 5, 2, 10, 10, 150.0)
+    selfplay_chunk(args + (False, tmp_path / "python.txt"))
+    selfplay_chunk(args + (True, tmp_path / "core.txt"))
+    python = (tmp_path / "python.txt").read_text()
+    assert python and (tmp_path / "core.txt").read_text() == python
+
+
+def test_bootstrap_labels_are_the_same_searched_in_c(tmp_path):
+    from games.ai import core
+    from games.ai.learned import shipped_stages
+    from games.ai.tools.train import _label_chunk
+
+    if not core.available():
+        pytest.skip("the compiled core is not built")
+    selfplay_chunk(("8x8", False, 7, 2, 10, 10, 150.0, True, tmp_path / "games.txt"))
+    positions = [(P, O) for P, O, e, *_ in read_positions([tmp_path / "games.txt"]) if e > 12][:40]
+    task = ("8x8", False, 2, shipped_stages(tables_for("8x8").lib, False), positions)
+    in_c = _label_chunk(task)
+    with core.python_engine():
+        assert _label_chunk(task) == in_c
+    assert len(set(in_c)) > 10
 
 
 def test_selfplay_resumes_without_replaying_finished_chunks(tmp_path, capsys):

@@ -82,10 +82,12 @@ def _start(board: str, anti: bool) -> tuple[int, int]:
 class Player:
     """Self-play: random opening moves, then a softmax over 2-ply values."""
 
-    def __init__(self, board: str, anti: bool, temperature: float, depth: int = 2):
+    def __init__(self, board: str, anti: bool, temperature: float, depth: int = 2, fast: bool = False):
         self.geo = tables_for(board)
         self.anti = anti
-        self.searcher = Searcher(self.geo, make_evaluator(self.geo, anti), anti=anti)
+        # the compiled twin gives the same values (tests/ai/test_core.py), so the same games
+        native = _core(fast).native_evaluator(self.geo, anti, "handmade") if fast else None
+        self.searcher = Searcher(self.geo, make_evaluator(self.geo, anti), anti=anti, native=native)
         self.temperature = temperature
         self.depth = depth
 
@@ -130,7 +132,11 @@ def play(player: Player, rng: random.Random, P: int, O: int, random_plies: int, 
             break
         value = None
         if e <= exact and solver is not None:
-            value = solver.value(P, O)
+            # the last position's value, seen by this mover, is the first guess;
+            # the solver's table is kept through the game (exact bounds stay true)
+            guess = 0 if first_exact is None else (last if colour == last_colour else -last)
+            value = solver.solve_exact(P, O, guess)[0]
+            last, last_colour = value, colour
             if first_exact is None:
                 first_exact = (colour, value)
         if stop_at < 0:
@@ -144,13 +150,13 @@ def play(player: Player, rng: random.Random, P: int, O: int, random_plies: int, 
 
 
 def selfplay_chunk(args) -> str:
-    board, anti, chunk, games, random_plies, exact, temperature, out = args
+    board, anti, chunk, games, random_plies, exact, temperature, fast, out = args
     rng = random.Random(chunk * 7919 + (1 if anti else 0))
-    player = Player(board, anti, temperature)
+    player = Player(board, anti, temperature, fast=fast)
     lines = []
     for _ in range(games):
         P, O = _start(board, anti)
-        solver = EndgameSolver(player.geo, anti=anti)
+        solver = exact_solver(player.geo, anti, fast)
         records, first = play(player, rng, P, O, rng.randint(0, random_plies), exact, solver=solver)
         if first is None:
             continue
@@ -162,15 +168,20 @@ def selfplay_chunk(args) -> str:
     return str(out)
 
 
+def _core(fast: bool):
+    """``games.ai.core``, checked to be built when ``--fast`` asks for it."""
+    from .. import core
+
+    if fast and not core.available():
+        raise SystemExit("--fast needs the compiled core (games/ai/_core.c): pip install -e . builds it")
+    return core
+
+
 def exact_solver(geo, anti: bool, fast: bool):
     """A fresh exact solver: the compiled core's when ``fast``; both give
     ``value(P, O)``, the same exact scores."""
     if fast:
-        from .. import core
-
-        if not core.available():
-            raise SystemExit("--fast needs the compiled core (games/ai/_core.c): pip install -e . builds it")
-        return core.CoreSolver(geo, anti=anti)
+        return _core(fast).CoreSolver(geo, anti=anti)
     return EndgameSolver(geo, anti=anti)
 
 
@@ -182,7 +193,7 @@ def testset_chunk(args) -> str:
     C solver over two hours."""
     board, anti, chunk, count, empties_list, random_plies, exact, temperature, fast, out, deadline = args
     rng = random.Random(TEST_SEED + chunk * 7919 + (1 if anti else 0))
-    player = Player(board, anti, temperature)
+    player = Player(board, anti, temperature, fast=fast)
     part = out.with_suffix(".part")
     lines = []
     if part.exists():
@@ -280,7 +291,7 @@ def cmd_selfplay(args) -> None:
         out = d / f"selfplay-{k:05d}.txt"
         if not out.exists():
             tasks.append((args.board, args.anti, k, args.chunk, args.random_plies, args.exact,
-                          args.temperature, out))
+                          args.temperature, args.fast, out))
     print(f"{chunks - len(tasks)} of {chunks} chunks done, {len(tasks)} to play", flush=True)
     _run(tasks, selfplay_chunk, args.jobs, args.minutes)
 
@@ -307,7 +318,11 @@ def stages_for(squares: int, width: int) -> list[tuple[int, int]]:
 def _label_chunk(task) -> list[float]:
     board, anti, depth, stages, positions = task
     geo = tables_for(board)
-    searcher = Searcher(geo, evaluator_from(geo.lib, stages, anti), anti=anti)
+    from .. import core
+
+    # in C when the core is built: the same values (tests/ai/test_train.py)
+    native = core.native_evaluator_from(geo, anti, stages) if core.available() else None
+    searcher = Searcher(geo, evaluator_from(geo.lib, stages, anti), anti=anti, native=native)
     out = []
     for P, O in positions:
         searcher.tt.clear()
