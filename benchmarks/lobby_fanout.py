@@ -203,7 +203,7 @@ def main():
     print(f"{args.tables} listed tables, {args.pages} lobby pages, {len(made)} changes in {elapsed:.0f} s "
           f"({len(made) / elapsed:.1f}/s), {args.daphne} daphne, DB {site.env['DATABASE_URL'].split(':', 1)[0]}, "
           f"{os.cpu_count()} cores, load average before {load_before:.1f}, "
-          f"channel layer {os.environ.get('CHANNEL_LAYER', 'core')}")
+          f"channel layer {os.environ.get('CHANNEL_LAYER') or 'the default'}")
     if latencies:
         print(f"change -> every lobby page: median {statistics.median(latencies) * 1000:.0f} ms, "
               f"p99 {percentile(latencies, 0.99) * 1000:.0f} ms, max {max(latencies) * 1000:.0f} ms; "
