@@ -18,8 +18,8 @@ throughput, daphne's CPU per move, and any lost or failed move.
 session (the table's game is public), spread over the daphnes; it then also prints
 the time from the move to the last of them (the opponent included) and daphne's CPU
 per delivered page. --idle N: before the tables start, N idle sockets per daphne
-(half lobby pages, half pages of a waiting table nobody plays at) open and stay;
-it prints daphne's resident memory per idle socket.
+(half lobby pages, half pages of a waiting table nobody plays at) open and stay,
+held by a process of their own; it prints daphne's resident memory per idle socket.
 
     .venv/bin/python benchmarks/roundtrip.py                       # 50 tables, 60 s, think 1-3 s
     .venv/bin/python benchmarks/roundtrip.py --tables 50 --think 0.2,0.6 --seconds 30 --via http
@@ -32,6 +32,7 @@ it prints daphne's resident memory per idle socket.
 import argparse
 import asyncio
 import json
+import multiprocessing
 import os
 import random
 import re
@@ -366,7 +367,7 @@ def resident_kb(processes):
     return total
 
 
-async def open_idle(site, count, public_id, results):
+async def open_idle(urls, count, public_id, results):
     """`count` idle sockets on every daphne, half lobby pages and half pages of a game
     nobody plays; each reads what it is sent and sits."""
     sockets = []
@@ -378,7 +379,7 @@ async def open_idle(site, count, public_id, results):
         except websockets.exceptions.ConnectionClosed:
             pass
 
-    for url in site.urls:
+    for url in urls:
         ws_url = url.replace("http://", "ws://")
         for index in range(count):
             path = "/ws/lobby/" if index % 2 else f"/ws/games/{public_id}/"
@@ -386,6 +387,20 @@ async def open_idle(site, count, public_id, results):
             sockets.append(socket)
             asyncio.create_task(drain(socket))
     return sockets
+
+
+def hold_idle(urls, count, public_id, opened, stop):
+    """In a process of its own, so that the players' client is not slowed by holding
+    thousands of sockets: open them, say how many, sit until told to stop."""
+    async def main():
+        sockets = await open_idle(urls, count, public_id, Results())
+        opened.put(len(sockets))
+        while not stop.is_set():
+            await asyncio.sleep(0.2)
+        for socket in sockets:
+            await socket.close()
+
+    asyncio.run(main())
 
 
 def percentile(values, fraction):
@@ -396,13 +411,17 @@ def percentile(values, fraction):
 async def run(site, args):
     users, sessions = await asyncio.to_thread(make_players, 2 * args.tables)
     results = Results()
-    idle = []
+    holder = None
     if args.idle:
         public_id = await asyncio.to_thread(waiting_table, users[0])
         before = resident_kb(site.daphnes)
-        idle = await open_idle(site, args.idle, public_id, results)
+        context = multiprocessing.get_context("spawn")
+        opened, stop = context.Queue(), context.Event()
+        holder = context.Process(target=hold_idle, args=(site.urls, args.idle, public_id, opened, stop))
+        holder.start()
+        idle = await asyncio.to_thread(opened.get)
         await asyncio.sleep(3)
-        results.idle_kb = (resident_kb(site.daphnes) - before) / len(idle)
+        results.idle_kb = (resident_kb(site.daphnes) - before) / idle
         results.idle_total_kb = resident_kb(site.daphnes)
     rng = random.Random(args.seed)
     began = time.monotonic()
@@ -418,8 +437,9 @@ async def run(site, args):
     cpu_before = cpu_by_part(site)
     await asyncio.gather(*tasks)
     results.cpu = {part: seconds - cpu_before[part] for part, seconds in cpu_by_part(site).items()}
-    for socket in idle:
-        await socket.close()
+    if holder is not None:
+        stop.set()
+        await asyncio.to_thread(holder.join)
     return results, time.monotonic() - measured_from
 
 
