@@ -84,9 +84,12 @@ def native_evaluator(geo: Tables, anti: bool, evaluation: str = "learned"):
 def _native_evaluator(geo: Tables, anti: bool, evaluation: str):
     if Core is None:
         return None
-    from .learned import shipped_stages
+    from .learned import previous_weights_dir, shipped_stages
 
-    return native_evaluator_from(geo, anti, shipped_stages(geo.lib, anti) if evaluation == "learned" else None)
+    if evaluation == "handmade":
+        return native_evaluator_from(geo, anti, None)
+    directory = previous_weights_dir() if evaluation == "previous" else None
+    return native_evaluator_from(geo, anti, shipped_stages(geo.lib, anti, directory))
 
 
 def native_evaluator_from(geo: Tables, anti: bool, stages):

@@ -22,6 +22,7 @@ File format (``<board>[-anti].bin``), little-endian, standard library only:
 
 from __future__ import annotations
 
+import os
 import struct
 import sys
 import zlib
@@ -44,6 +45,16 @@ class Weights(NamedTuple):
     anti: bool
     squares: int  # playable squares
     stages: list[tuple[int, int, array]]  # (first empties, last empties, array("h"))
+
+
+def previous_weights_dir() -> Path:
+    """Where the ``"previous"`` evaluation reads its weights files: the fit a new
+    one is measured against (``python -m games play --previous DIR``, which sets
+    ``GAMES_AI_PREVIOUS_WEIGHTS`` for the match's processes)."""
+    directory = os.environ.get("GAMES_AI_PREVIOUS_WEIGHTS")
+    if not directory:
+        raise ValueError("the previous evaluation reads its weights from GAMES_AI_PREVIOUS_WEIGHTS")
+    return Path(directory)
 
 
 def weights_path(board: str, anti: bool, directory: Path | None = None) -> Path:

@@ -35,7 +35,7 @@ from .bitboard import Tables
 from .core import available as core_available, make_solver, native_evaluator
 from .endgame import Timeout
 from .evaluation import make_evaluator
-from .learned import learned_evaluator
+from .learned import learned_evaluator, previous_weights_dir
 from .search import WIN, Searcher, to_stones
 
 LEVELS = ("easy", "normal", "hard")
@@ -52,16 +52,17 @@ EASY_DEPTH = 2
 EASY_NOISE = 500
 
 
-EVALUATIONS = ("learned", "handmade")
+EVALUATIONS = ("learned", "handmade", "previous")
 
 
 @lru_cache(maxsize=32)
 def evaluator(geo: Tables, anti: bool, evaluation: str = "learned"):
     """The evaluation Normal and Hard search with: the learned pattern
-    evaluation where weights are shipped for the board (``learned.py``),
-    else (and for ``"handmade"``) the hand-made one (``evaluation.py``)."""
-    if evaluation == "learned":
-        learned = learned_evaluator(geo.lib, anti)
+    evaluation where weights are shipped for the board (``learned.py``; for
+    ``"previous"`` the weights in ``previous_weights_dir()``), else (and for
+    ``"handmade"``) the hand-made one (``evaluation.py``)."""
+    if evaluation != "handmade":
+        learned = learned_evaluator(geo.lib, anti, previous_weights_dir() if evaluation == "previous" else None)
         if learned is not None:
             return learned
     return make_evaluator(geo, anti)

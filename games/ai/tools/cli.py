@@ -3,6 +3,7 @@ endgames in the ``ffo.txt`` format).
 
     python -m games play --board 8x8 --a hard --b normal --games 100 --time 2
     python -m games play --board 8x8 --players 3 --a hard --b normal --games 30
+    python -m games play --a normal --b normal-previous --previous var/old-weights   # a new fit against the last
     python -m games solve tests/data/ffo.txt --ids 1-19
 
 (``python -m games.ai play|solve`` does the same.)
@@ -11,9 +12,11 @@ endgames in the ``ffo.txt`` format).
 from __future__ import annotations
 
 import argparse
+import os
 import statistics
 import sys
 import time
+from pathlib import Path
 
 
 def add_play_arguments(p: argparse.ArgumentParser) -> None:
@@ -36,6 +39,8 @@ def add_play_arguments(p: argparse.ArgumentParser) -> None:
                    help="random opening plies (default 4; the player count in 3-4 player games)")
     p.add_argument("--jobs", type=int, default=1, help="games in parallel (processes)")
     p.add_argument("--quiet", action="store_true", help="print only the summary")
+    p.add_argument("--previous", default=None, metavar="DIR",
+                   help="the weights files normal-previous and hard-previous play with")
     p.add_argument("--cpu-clock", action="store_true",
                    help="measure Hard's time in process CPU time (benchmarks on a busy machine)")
 
@@ -61,6 +66,9 @@ def play(args) -> int:
     except InvalidVariantError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
+
+    if args.previous:  # read in every process of the match
+        os.environ["GAMES_AI_PREVIOUS_WEIGHTS"] = str(Path(args.previous).resolve())
 
     def progress(result, game):
         if not args.quiet:

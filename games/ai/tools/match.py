@@ -30,8 +30,10 @@ from ..core import python_engine
 # "normal-handmade" and "hard-handmade": the levels with the hand-made evaluation
 # even where learned weights are shipped (today's levels, to measure against);
 # "hard-python": Hard on the pure-Python engine though the compiled core is built
-# (Hard as it was before the core)
-PLAYER_KINDS = ("random", "easy", "normal", "hard", "normal-handmade", "hard-handmade", "hard-python")
+# (Hard as it was before the core); "normal-previous" and "hard-previous": the
+# levels with the weights in GAMES_AI_PREVIOUS_WEIGHTS (a fit to measure a new one against)
+PLAYER_KINDS = ("random", "easy", "normal", "hard", "normal-handmade", "hard-handmade", "hard-python",
+                "normal-previous", "hard-previous")
 
 
 @dataclass
