@@ -51,20 +51,20 @@ __all__ = ["choose_move", "analyse", "engine_name", "LEVELS", "HARD_DEFAULT_TIME
 log = logging.getLogger(__name__)
 _announced = False
 
-# the pure-Python engine's analysis: Normal's depths on the hand-made evaluation
-# (the review's mistake threshold, games.analysis, was set on its scale), the
-# exact solver from 14 empties for this many nodes, a fraction of a second (its
-# nodes per second: benchmarks/README.md, "The engine: perft, search and the
-# exact solver"), then the search instead
-ANALYSIS_EVALUATION = "handmade"
+# the analysis searches with the evaluation Hard plays with: against exact values,
+# a move's loss is 5.1 stones off on it against 8.0 on the hand-made one, and the
+# review's mistake threshold marks as precisely and finds more true mistakes
+# (benchmarks/README.md, "The review's analysis")
+ANALYSIS_EVALUATION = "learned"
+# the pure-Python engine's analysis: Normal's depths, the exact solver from 14
+# empties for this many nodes, a fraction of a second (its nodes per second:
+# benchmarks/README.md, "The engine: perft, search and the exact solver"), then
+# the search instead
 ANALYSIS_SOLVER_NODES = 50_000
 ANALYSIS_EXACT = 14
 # the compiled core's analysis: deeper, in C, and the compiled solver from more
 # empties (benchmarks/README.md, "The review's analysis": a whole 8x8 game in
-# about 1 s of CPU).  Still the hand-made evaluation: on Hard's learned one
-# (in discs) the mistake threshold marks more moves (plies 3 and 7 of the
-# review tests' wipe-out game as well) and is to be measured again first
-CORE_ANALYSIS_EVALUATION = "handmade"
+# about 1 s of CPU)
 CORE_ANALYSIS_DEPTH = (6, 5)  # boards up to 64 squares, larger ones
 CORE_ANALYSIS_SOLVER_NODES = 1_000_000
 CORE_ANALYSIS_EXACT = 16
@@ -186,8 +186,8 @@ def analyse(board, *, time_limit: float) -> list[tuple[str, float]]:
     The values do not depend on how busy the machine is, so a game analysed
     twice is marked the same: the solver works within a node budget
     (``ANALYSIS_SOLVER_NODES``; ``CORE_ANALYSIS_SOLVER_NODES`` on the compiled
-    core) and the search goes to a fixed depth: Normal's on the hand-made
-    evaluation in pure Python, ``CORE_ANALYSIS_DEPTH`` on Hard's learned one
+    core) and the search goes to a fixed depth on Hard's evaluation
+    (``ANALYSIS_EVALUATION``): Normal's in pure Python, ``CORE_ANALYSIS_DEPTH``
     with the compiled core.
     ``time_limit`` only guards against a position far slower than usual (the
     solver and the search get it each); when it runs out, the search keeps its
@@ -223,7 +223,7 @@ def analyse(board, *, time_limit: float) -> list[tuple[str, float]]:
         vals = _opening_values(board, 2)
         return sorted(((m, round(v / 100, 2)) for m, v in vals), key=lambda x: -x[1])
     P, O = bits[t], bits[1 - t]
-    evaluation = CORE_ANALYSIS_EVALUATION if core_available() else ANALYSIS_EVALUATION
+    evaluation = ANALYSIS_EVALUATION
     if legal == ["pass"]:
         s = Searcher(geo, evaluator(geo, anti, evaluation), anti=anti)
         v = -s._pvs(O, P, 2, -10**9, 10**9, True)

@@ -29,13 +29,15 @@ def test_a_wipeout_blunder_is_found_and_marked(client):
     assert record.status == "done" and record.done == 9 and len(record.entries) == 9
     blunder = record.entries[WIPEOUT_BLUNDER_PLY - 1]
     assert blunder["best"] in {"c7", "c5"} and blunder["loss"] > 30
-    assert analysis.worst_mistakes(record.entries) == [WIPEOUT_BLUNDER_PLY]
+    marked = analysis.worst_mistakes(record.entries)
+    assert marked[0] == WIPEOUT_BLUNDER_PLY  # the worst, and the weak opening moves after it
+    assert all(record.entries[ply - 1]["loss"] >= analysis.MISTAKE_THRESHOLD for ply in marked)
     html = client.get(f"/games/{game.public_id}/?ply={WIPEOUT_BLUNDER_PLY}").content.decode()
     assert 'class="move mistake" data-ply="8"' not in html  # the current row carries both classes
     assert 'class="move current mistake" data-ply="8"' in html
     assert "White lost " in html and " stones with this move; best was c" in html
     assert '<path class="mistake-mark" data-ply="8"' in html
-    assert html.count("mistake-label") == 2  # in the position panel and in its row
+    assert html.count("mistake-label") == len(marked) + 1  # in the position panel and in each marked row
 
 
 def test_forced_moves_and_passes_are_not_weighed():
@@ -143,7 +145,7 @@ def test_the_computers_own_moves_are_not_judged(client):
     assert 'class="move mistake" data-ply="8"' in html
     assert "White lost " not in html and "Black lost " not in html  # ply 1 shows no judgement
 
-    # the same blunder made by the computer is no mistake of anyone's
-    Move.objects.filter(game=game, ply=8).update(made_by=Move.MadeBy.TIMEOUT)
+    # the same moves made by the computer for a player out of time are no mistakes of anyone's
+    Move.objects.filter(game=game, ply__in=[2, 4, 6, 8]).update(made_by=Move.MadeBy.TIMEOUT)
     html = client.get(f"/games/{game.public_id}/?ply=8").content.decode()
     assert "mistake-label" not in html and "White lost " not in html and "No serious mistakes." in html

@@ -165,7 +165,7 @@ def test_analysis_of_a_short_game_completes_and_marks_the_blunder(live_site, pag
     blunder = page.locator(f'#review tr[data-ply="{WIPEOUT_BLUNDER_PLY}"]')
     expect(blunder.locator(".mistake-label")).to_be_visible(timeout=60_000)
     expect(blunder.locator("td.best")).to_have_text(re.compile(r"^c[57]$"))
-    expect(page.locator("#review tr.mistake")).to_have_count(1)
+    expect(page.locator("#review tr.mistake")).to_have_count(3)  # and White's two weak opening moves (WORST_SHOWN)
     expect(page.locator("#review")).to_have_attribute("data-ply", "2")  # still where the player was
     expect(page).to_have_url(re.compile(r"\?ply=2$"))
     expect(page.locator('#review .mistake-mark[data-ply="8"]')).to_be_attached()  # on the chart too
