@@ -37,7 +37,8 @@ log = logging.getLogger(__name__)
 TIME_LIMIT = 3.0
 # A task analyses this long, then hands the rest to a fresh task on the queue.
 CHUNK_SECONDS = 2.0
-# A move that loses at least this many stones can be marked as one of the worst...
+# A move that loses at least this many stones can be marked as one of the worst (checked
+# against exact values: benchmarks/README.md, "The review's analysis")...
 MISTAKE_THRESHOLD = 4.0
 # ...and this many of the largest losses of a game are marked.
 WORST_SHOWN = 3
