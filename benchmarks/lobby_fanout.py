@@ -17,6 +17,7 @@ lobby), daphne's and Redis' CPU, and the bytes sent per change per page.
 import argparse
 import asyncio
 import itertools
+import multiprocessing
 import os
 import random
 import re
@@ -35,7 +36,7 @@ MAIN_THREAD_CPU = time.pthread_getcpuclockid(threading.main_thread().ident)
 
 
 def change_cpu():
-    """CPU of this process but its main thread (the pages' sockets): the thread making
+    """CPU of this process but its main thread (the loop timing the changes): the thread making
     the change and any it starts (async_to_sync runs its event loop in one of its own)."""
     return time.process_time() - time.clock_gettime(MAIN_THREAD_CPU)
 
@@ -140,16 +141,37 @@ class Page:
         return None
 
 
+def hold_pages(urls, count, frames_out, opened, stop):
+    """In a process of its own, so that making the changes does not delay the pages'
+    clocks: open the lobby pages, say so, note every frame until told to stop, then
+    hand the frames back (time.perf_counter is the machine's monotonic clock, the same
+    in every process)."""
+    async def main():
+        pages, sockets = [Page() for _ in range(count)], []
+        for index, page in enumerate(pages):
+            url = urls[index % len(urls)]
+            socket = await connect(url.replace("http://", "ws://") + "/ws/lobby/?lang=" + ("de" if index % 3 == 0 else "en"),
+                                   url, "", Results())
+            sockets.append(socket)
+            asyncio.create_task(page.listen(socket))
+        opened.set()
+        while not stop.is_set():
+            await asyncio.sleep(0.2)
+        for socket in sockets:
+            await socket.close()
+        frames_out.put([page.frames for page in pages])
+
+    asyncio.run(main())
+
+
 async def run(site, args):
     waiting, playing, users = await asyncio.to_thread(make_tables, args.tables)
     changes = Changes(waiting, playing, users, random.Random(args.seed))
-    pages, sockets = [Page() for _ in range(args.pages)], []
-    for index, page in enumerate(pages):
-        url = site.urls[index % len(site.urls)]
-        socket = await connect(url.replace("http://", "ws://") + "/ws/lobby/?lang=" + ("de" if index % 3 == 0 else "en"),
-                               url, "", Results())
-        sockets.append(socket)
-        asyncio.create_task(page.listen(socket))
+    context = multiprocessing.get_context("spawn")
+    frames_out, opened, stop = context.Queue(), context.Event(), context.Event()
+    holder = context.Process(target=hold_pages, args=(site.urls, args.pages, frames_out, opened, stop))
+    holder.start()
+    await asyncio.to_thread(opened.wait)
     await asyncio.sleep(2)
     made = []  # (kind, started, done, change CPU, the lobby's part of it, version)
     cpu_before = cpu_by_part(site)
@@ -162,8 +184,12 @@ async def run(site, args):
     elapsed = time.perf_counter() - began
     await asyncio.sleep(3)  # the last pushes arrive
     cpu = {part: seconds - cpu_before[part] for part, seconds in cpu_by_part(site).items()}
-    for socket in sockets:
-        await socket.close()
+    stop.set()
+    pages = []
+    for frames in await asyncio.to_thread(frames_out.get):
+        pages.append(Page())
+        pages[-1].frames = frames
+    await asyncio.to_thread(holder.join)
     return made, pages, cpu, elapsed
 
 
