@@ -20,7 +20,8 @@ Steps (files under ``--data``, default ``var/ai-train/<board>[-anti]/``):
   endgame solver; the earlier positions of the game get the exact margin of
   the game's first solved position (the result under perfect play from there:
   the noise left is that of the moves played before it, reported by
-  ``report``).
+  ``report``).  ``--fast`` plays and solves on the compiled core: the same
+  games and labels, the solves of a game sharing one table.
 * **testset**: separate seeds (from 10**6 on), games stopped at 16, 20 (and
   ``--test-empties``) empties, each position solved exactly; the same games
   are also played on to the ``--exact`` horizon to give the label the
@@ -558,8 +559,8 @@ def main(argv=None) -> None:
     p.add_argument("--count", type=int, default=200, help="test positions")
     p.add_argument("--test-empties", default="16,20")
     p.add_argument("--fast", action="store_true",
-                   help="testset: label with the compiled core's exact solver (games/ai/_core.c): "
-                        "the same scores, many times faster")
+                   help="selfplay and testset: play and label on the compiled core (games/ai/_core.c): "
+                        "the same games and scores, many times faster")
     p.add_argument("--random-plies", type=int, default=10)
     p.add_argument("--exact", type=int, default=14, help="solve exactly from this many empties")
     p.add_argument("--temperature", type=float, default=150.0, help="softmax temperature, centi-discs")
