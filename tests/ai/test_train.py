@@ -96,6 +96,14 @@ def test_fit_writes_weights_that_load_without_numpy(tmp_path):
     assert any(w[ps_features + 1] for _, _, w in stages)
     evaluate = evaluator_from(get_geometry("6x6"), stages)
     assert isinstance(evaluate(*rows[0][:2]), int)
+    # each stage damped toward the one before: a pattern this stage never saw keeps
+    # its neighbour's weight instead of 0
+    near = tmp_path / "6x6-near.bin"
+    main(["fit", "--stage-width", "12", "--bootstrap", "2", "--hand", "--toward-previous", "--out", str(near)] + common)
+    def weighed(stage):
+        return sum(bool(w) for w in stage[2][:ps_features])
+
+    assert weighed(read_weights(near).stages[1]) > weighed(read_weights(boot).stages[1])
 
 
 def test_fit_needs_data(tmp_path):

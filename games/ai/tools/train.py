@@ -401,6 +401,7 @@ def cmd_fit(args) -> None:
     stages = []
     squares = geo.lib.playable_count
     damps = [float(x) for x in args.damp.split(",")]
+    previous = None
     for lo, hi in stages_for(squares, args.stage_width):
         sel = (empties_train >= lo - 1) & (empties_train <= hi + 1)
         vsel = (empties_valid >= lo) & (empties_valid <= hi)
@@ -418,8 +419,13 @@ def cmd_fit(args) -> None:
                     continue
                 y[pick] = _search_labels(args, cover, [rows[k][:2] for k in pick])
         best = None
+        # damped toward the stage before (its weights the starting point, only the
+        # difference paid for): a pattern seen rarely in this stage keeps its neighbour's
+        # value instead of falling to 0
+        start = previous if args.toward_previous and previous is not None else np.zeros(F + 2)
+        residual = yt[sel] - Xt[sel] @ start
         for damp in damps:
-            sol = lsqr(Xt[sel], yt[sel], damp=damp, atol=1e-6, btol=1e-6, iter_lim=2000)[0]
+            sol = start + lsqr(Xt[sel], residual, damp=damp, atol=1e-6, btol=1e-6, iter_lim=2000)[0]
             err = (float(np.abs(Xv[vsel] @ sol - yv[vsel]).mean())
                    if Xv is not None and vsel.sum() else 0.0)
             if best is None or err < best[0]:
@@ -427,6 +433,7 @@ def cmd_fit(args) -> None:
             if Xv is None or not vsel.sum():
                 break
         err, damp, w = best
+        previous = w
         print(f"stage {lo:2d}-{hi:2d}: {int(sel.sum())} positions, damping {damp:g}, "
               f"validation MAE {err:.2f} discs", flush=True)
         full = np.clip(np.rint(w[canon_flat] * 100), -32000, 32000)
@@ -569,6 +576,8 @@ def main(argv=None) -> None:
     p.add_argument("--bootstrap", type=int, default=0, metavar="PLIES",
                    help="label the positions before the exact horizon by a search of this depth into "
                         "the stages fitted already, instead of by the game")
+    p.add_argument("--toward-previous", action="store_true",
+                   help="fit: damp each stage's weights toward the stage before instead of toward 0")
     p.add_argument("--hand", action="store_true",
                    help="fit the hand-made evaluation as one more feature (the patterns then correct it)")
     p.add_argument("--out", default=None, help="weights file (default: the shipped one in games/ai/weights/)")
