@@ -125,9 +125,13 @@ def evaluator_from(lib_geo, stages: list[tuple[int, int, array]], anti: bool = F
     return pattern_set(lib_geo).make_evaluator(by_empties, hand)
 
 
-@lru_cache(maxsize=16)
 def shipped_stages(lib_geo, anti: bool, directory: Path | None = None):
     """The shipped weights' stages for this geometry and rule, or None."""
+    return _stages(lib_geo, anti, directory)  # one cache entry whether or not None is passed
+
+
+@lru_cache(maxsize=16)
+def _stages(lib_geo, anti: bool, directory: Path | None):
     if pattern_set(lib_geo) is None:
         return None
     path = weights_path(lib_geo.board, anti, directory)
@@ -140,8 +144,12 @@ def shipped_stages(lib_geo, anti: bool, directory: Path | None = None):
     return weights.stages
 
 
-@lru_cache(maxsize=16)
 def learned_evaluator(lib_geo, anti: bool, directory: Path | None = None):
     """The shipped learned evaluation for this geometry and rule, or None."""
+    return _learned_evaluator(lib_geo, anti, directory)
+
+
+@lru_cache(maxsize=16)
+def _learned_evaluator(lib_geo, anti: bool, directory: Path | None):
     stages = shipped_stages(lib_geo, anti, directory)
     return None if stages is None else evaluator_from(lib_geo, stages, anti)
