@@ -62,6 +62,7 @@ from pathlib import Path
 
 from games import Board, Variant
 
+from .. import core
 from ..bitboard import tables_for
 from ..endgame import EndgameSolver
 from ..evaluation import make_evaluator
@@ -171,8 +172,6 @@ def selfplay_chunk(args) -> str:
 
 def _core(fast: bool):
     """``games.ai.core``, checked to be built when ``--fast`` asks for it."""
-    from .. import core
-
     if fast and not core.available():
         raise SystemExit("--fast needs the compiled core (games/ai/_core.c): pip install -e . builds it")
     return core
@@ -319,8 +318,6 @@ def stages_for(squares: int, width: int) -> list[tuple[int, int]]:
 def _label_chunk(task) -> list[float]:
     board, anti, depth, stages, positions = task
     geo = tables_for(board)
-    from .. import core
-
     # in C when the core is built: the same values (tests/ai/test_train.py)
     native = core.native_evaluator_from(geo, anti, stages) if core.available() else None
     searcher = Searcher(geo, evaluator_from(geo.lib, stages, anti), anti=anti, native=native)
