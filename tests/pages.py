@@ -83,7 +83,8 @@ GAME_SOCKET = '[ws-connect^="/ws/games/"]'
 
 
 def wait_for_game_socket(page):
-    """Until the game's socket is open (moves.js marks it): clicks then go over it."""
+    """Until the game's socket is open and its first push (the position) is in (moves.js
+    marks it): clicks then go over it, and the next push is their answer."""
     page.locator(f"{GAME_SOCKET}[data-socket=open]").wait_for(state="attached")
 
 

@@ -9,17 +9,25 @@
   // could only be refused as stale. The answer, or 3 s without one, ends the wait.
   var awaiting = null, awaitingUntil = 0;
 
-  // data-socket says which way a click goes (and lets tests wait for the socket).
+  // A socket carries clicks from its first push on: the game socket's first push is the
+  // position as the server has it, and a move sent before it would take it for its
+  // answer. data-socket says which way a click goes (and lets tests wait for it).
+  var opening = new Map(); // socket element -> htmx's socket, open, before its first push
   document.addEventListener("htmx:wsOpen", function (event) {
-    open.set(event.target, event.detail.socketWrapper);
-    event.target.dataset.socket = "open";
+    opening.set(event.target, event.detail.socketWrapper);
   });
   document.addEventListener("htmx:wsClose", function (event) {
+    opening.delete(event.target);
     open.delete(event.target);
     event.target.dataset.socket = "closed";
     if (awaiting === event.target) awaiting = null;
   });
   document.addEventListener("htmx:wsAfterMessage", function (event) {
+    if (opening.has(event.target)) {
+      open.set(event.target, opening.get(event.target));
+      opening.delete(event.target);
+      event.target.dataset.socket = "open";
+    }
     if (awaiting === event.target) awaiting = null;
     var message = document.getElementById("game-message");
     if (message && message.dataset.retry) {
