@@ -1,14 +1,12 @@
 """Websockets of the lobby and of table pages. They only push; every action goes
 through HTTP with CSRF. A table page gets its seats panel whole on every change; a
-lobby page its list whole on connect, then what changed, versioned, so a page that
-missed a change (or reconnects) always catches up."""
+lobby page its list whole on connect, then what changed (lobby.feed)."""
 import asyncio
 import logging
 
 from asgiref.sync import sync_to_async
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
-from django.conf import settings
 from django.http import QueryDict
 from django.template.loader import render_to_string
 from django.utils import translation
@@ -21,155 +19,36 @@ from games.consumers import requested_language
 from lobby import presence
 from lobby.access import can_view
 from lobby import counts as online
-from lobby.broadcast import LOBBY_GROUP, lobby_version
-from lobby.counts import counts
-from lobby.drawing import draw_counts, draw_section, read_list
+from lobby.feed import lobby_feed
 from lobby.filters import LOBBY_PAGES, LobbyFilterForm
-from lobby.listing import LOBBY_ROWS, OPEN, PLAYING
 from lobby.presentation import render_seats
 from lobby.models import Table
 
 log = logging.getLogger(__name__)
 
-COALESCE = 0.3  # seconds a lobby page's changes are gathered into one frame
-GAP_WAIT = 2.0  # seconds a lobby page waits for a version that has not come before reading its list again
-
 
 class LobbyConsumer(AsyncWebsocketConsumer):
     """/ws/lobby/?lang=&category=&rated=&page=: one page of the list of public tables for
-    one filter, for everyone (visitors watch and join as guests).
-
-    On connect the page gets its list whole; then only what changed: rows added at the
-    top, changed in place, removed (hx-swap-oob), gathered for COALESCE seconds so a
-    busy site sends a page a few frames a second at most. Changes come versioned
-    (lobby.broadcast); one that skips a version means this page missed one, and it
-    reads its list again."""
+    one filter, for everyone (visitors watch and join as guests). It gets its list whole
+    on connect, then what changed, from its process's receiver of the lobby's changes
+    (lobby.feed)."""
 
     async def connect(self):
-        self.language = requested_language(self.scope)
-        self.shown, self.page = lobby_filter(self.scope)
-        self.version, self.rows, self.counts = 0, {OPEN: [], PLAYING: []}, None
-        self.pending, self.flushing, self.lock, self.gap_since = [], None, asyncio.Lock(), None
-        self.joined = True
-        await broadcast.join(self, LOBBY_GROUP)
+        shown, page = lobby_filter(self.scope)
         await self.accept()
         self.person = online.person_of(self.scope, self.channel_name)
         await online.arrive(self.person)
-        async with self.lock:
-            await self.reload()
+        self.feed = lobby_feed()
+        await self.feed.show(self, shown, page, requested_language(self.scope))
 
     async def disconnect(self, code):
-        if getattr(self, "joined", False):
-            await broadcast.leave(self, LOBBY_GROUP)
+        if getattr(self, "feed", None) is not None:
+            self.feed.leave(self)
         if getattr(self, "person", None):
             await online.depart(self.person)
-        if getattr(self, "flushing", None) is not None:
-            self.flushing.cancel()
 
     async def receive(self, text_data=None, bytes_data=None):
         """Pages never send anything that matters here."""
-
-    async def lobby_changes(self, event):
-        if event["version"] <= self.version:
-            return  # read already with the list this page shows
-        self.pending.append(event)
-        if self.flushing is None:
-            self.flushing = asyncio.create_task(self.flush_soon())
-
-    async def flush_soon(self):
-        """After COALESCE seconds, what arrived meanwhile goes out as one frame, in version
-        order. A version missing from the run waits for up to GAP_WAIT seconds (two
-        processes' changes may cross on the way); still missing then, it was lost, and
-        the page reads its whole list again."""
-        await asyncio.sleep(COALESCE)
-        async with self.lock:
-            self.flushing = None
-            pending = sorted((e for e in self.pending if e["version"] > self.version), key=lambda e: e["version"])
-            ready = []
-            for event in pending:
-                if event["version"] != self.version + 1 + len(ready):
-                    break
-                ready.append(event)
-            self.pending = pending[len(ready):]
-            if ready:
-                await self.send(text_data=self.apply(ready))
-            if not self.pending:
-                self.gap_since = None
-                return
-            loop = asyncio.get_running_loop()
-            self.gap_since = self.gap_since or loop.time()
-            if loop.time() - self.gap_since < GAP_WAIT:
-                self.flushing = asyncio.create_task(self.flush_soon())
-                return
-            self.pending, self.gap_since = [], None
-            await self.reload()  # a change never reached this page
-
-    def apply(self, events):
-        """The frame that takes this page from its rows to theirs after `events`."""
-        before = {section: [table_id for table_id, _html in rows] for section, rows in self.rows.items()}
-        drawn = {table_id: html for rows in self.rows.values() for table_id, html in rows}
-        for event in events:
-            for change in event["changes"]:
-                self.change(change, drawn)
-            self.version, counts = event["version"], event["counts"]
-        parts = []
-        for section, rows in self.rows.items():
-            after = [table_id for table_id, _html in rows]
-            if bool(before[section]) != bool(after):
-                with translation.override(self.language):
-                    html = draw_section(section, [html for _id, html in rows])
-                parts.append(html.replace("<section ", '<section hx-swap-oob="true" ', 1))
-                continue
-            parts += [f'<tr id="lobby-row-{table_id}" hx-swap-oob="delete"></tr>'
-                      for table_id in before[section] if table_id not in after]
-            added = [html for table_id, html in rows if table_id not in before[section]]
-            if added:
-                parts.append(f'<tbody hx-swap-oob="afterbegin:#{section}-tables tbody">{"".join(added)}</tbody>')
-            parts += [html.replace("<tr ", '<tr hx-swap-oob="true" ', 1) for table_id, html in rows
-                      if table_id in before[section] and drawn.get(table_id) != html]
-        return "".join(parts) + self.counts_and_version(counts)
-
-    def change(self, change, drawn):
-        """One table's change applied to this page's rows (`drawn`: the rows as the page shows them)."""
-        table_id = change["id"]
-        current = next((section for section, rows in self.rows.items()
-                        if any(shown_id == table_id for shown_id, _html in rows)), None)
-        target = change["section"] if change["section"] and self.wants(change) else None
-        if current is not None and current == target:
-            html = change["html"].get(self.language) or change["html"][settings.LANGUAGE_CODE]
-            self.rows[current] = [(shown_id, html if shown_id == table_id else old)
-                                  for shown_id, old in self.rows[current]]
-            return
-        if current is not None:
-            self.rows[current] = [(shown_id, old) for shown_id, old in self.rows[current] if shown_id != table_id]
-        if target is not None and self.page == 1:  # newest first: later pages keep theirs
-            html = change["html"].get(self.language) or change["html"][settings.LANGUAGE_CODE]
-            self.rows[target] = [(table_id, html)] + self.rows[target][:LOBBY_ROWS - 1]
-
-    def wants(self, change):
-        return ((not self.shown["category"] or change["category"] == self.shown["category"])
-                and (not self.shown["rated"] or (self.shown["rated"] == "rated") == change["rated"]))
-
-    def counts_and_version(self, counts):
-        html = f'<div id="lobby-version" hidden hx-swap-oob="true" data-lobby-version="{self.version}"></div>'
-        if counts != self.counts:
-            self.counts = counts
-            with translation.override(self.language):
-                html += draw_counts(counts)
-        return html
-
-    async def reload(self):
-        html = await self.read()
-        await self.send(text_data=html)
-
-    @database_sync_to_async
-    def read(self):
-        """This page's list whole, as the database has it now."""
-        version = lobby_version()  # before reading: every later change has a higher one
-        with translation.override(self.language):
-            html, self.rows = read_list(self.shown, self.page, version)
-            self.version = version
-            return html + self.counts_and_version(counts())
 
 
 def lobby_filter(scope):

@@ -1,5 +1,5 @@
 """Drawing the lobby: each row once per language per change (lobby.broadcast pushes
-them), and a page's list put together from rows already drawn (lobby.consumers), so
+them), and a page's list put together from rows already drawn (lobby.feed), so
 a page's own list costs no database read and no row drawn again."""
 from urllib.parse import urlencode
 
@@ -38,13 +38,24 @@ def draw_counts(counts):
     return render_to_string("lobby/includes/lobby_counts.html", {"counts": counts})
 
 
-def read_list(shown, page, version):
-    """One page of the list for a filter, read from the database now and drawn in the
-    current language: (the whole list's html, {OPEN: [(table id, row html)], PLAYING: [...]})."""
+def read_rows(shown, page):
+    """One page of the list for a filter, read from the database now, its rows drawn in
+    the current language: ({OPEN: [(table id, row html)], PLAYING: [...]}, whether
+    either section has a next page)."""
     tables = lobby_tables(shown, page)
     rows = {OPEN: [(row["table"].pk, draw_row(row)) for row in tables["open_tables"]],
             PLAYING: [(row["table"].pk, draw_row(row)) for row in tables["playing_tables"]]}
+    return rows, tables["more"]
+
+
+def draw_rows(rows, version, shown, page, more):
+    """The whole list (#lobby-tables) from rows as read_rows gives them."""
     query = urlencode({name: value for name, value in shown.items() if value})
-    html = draw_list({section: [html for _id, html in found] for section, found in rows.items()}, version,
-                     page, tables["more"], query + "&" if query else "")
-    return html, rows
+    return draw_list({section: [html for _id, html in found] for section, found in rows.items()}, version,
+                     page, more, query + "&" if query else "")
+
+
+def read_list(shown, page, version):
+    """One page of the list for a filter, read now and drawn whole in the current language."""
+    rows, more = read_rows(shown, page)
+    return draw_rows(rows, version, shown, page, more)

@@ -2,7 +2,7 @@
 
 Applied on the server: the lobby's page and its socket list only the tables it lets
 through (lobby.listing), and a change of any other table is not sent to that page
-(lobby.consumers)."""
+(lobby.feed)."""
 from django import forms
 from django.utils.translation import gettext_lazy as _
 

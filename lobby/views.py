@@ -97,7 +97,7 @@ def lobby(request):
     filter_form = LobbyFilterForm(request.GET or None)
     shown, page = filter_form.shown(), filter_form.page()
     version = lobby_version()  # before reading, as the socket does
-    tables, _rows = read_list(shown, page, version)
+    tables = read_list(shown, page, version)
     return render(request, "lobby/lobby.html", {
         "tables": tables, "code_form": CodeForm(), "filter_form": filter_form, "shown": shown, "version": version,
         "socket_query": urlencode({**{name: value for name, value in shown.items() if value}, "page": page}),

@@ -19,6 +19,7 @@ from games.access import Viewer
 from games.models import Game, Move
 from games.services import StaleMove, play_move
 from lobby import actions, broadcast
+from lobby.feed import lobby_feed
 from tests.people import make_user
 
 ORIGIN = (b"origin", b"http://127.0.0.1")
@@ -226,3 +227,32 @@ async def test_lobby_pages_get_a_changed_row_in_their_own_language_whoever_made_
     assert "8×8 · 3 Spieler" in german and "3 players" not in german and ">Beitreten<" in german
     for page in pages.values():
         await page.disconnect()
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.asyncio
+async def test_the_lobby_pages_of_a_process_share_one_receiver_and_one_drawing_per_filter_and_language():
+    alice = await sync_to_async(make_user)("alice", "Alice")
+    paths = ["/ws/lobby/?lang=en", "/ws/lobby/?lang=en", "/ws/lobby/?lang=de", "/ws/lobby/?lang=en&rated=rated"]
+    pages = []
+    for path in paths:
+        page, connected, _code = await connect(path, ORIGIN)
+        assert connected and 'id="lobby-tables"' in await page.receive_from(timeout=5)
+        pages.append(page)
+    feed = lobby_feed()
+    assert sorted(feed.views) == [("", "", 1, "de"), ("", "", 1, "en"), ("", "rated", 1, "en")]
+    assert len(feed.views[("", "", 1, "en")].pages) == 2
+
+    table = await sync_to_async(actions.open_table)(alice, Variant(players=3), listed=True)  # casual
+    frames = [await receive_until(page, 'id="lobby-version"') for page in pages]
+    assert frames[0] == frames[1] and table.code in frames[0] and "3 players" in frames[0]
+    assert table.code in frames[2] and "3 Spieler" in frames[2]
+    assert table.code not in frames[3]  # rated tables only
+
+    for page in pages[:3]:
+        await page.disconnect()
+    await asyncio.sleep(0.1)
+    assert list(feed.views) == [("", "rated", 1, "en")] and not feed.receiver.done()
+    await pages[3].disconnect()
+    await asyncio.sleep(0.1)
+    assert feed.receiver is None and not feed.views  # no lobby page here: no changes taken

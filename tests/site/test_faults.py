@@ -21,13 +21,16 @@ from datetime import timedelta
 import pytest
 import websockets
 from celery import Celery
+from django.test import Client
 from django.utils import timezone
 
 from config.embedded_redis import EmbeddedRedis
 from config.settings import celery_redis_url
 from games import Board, Variant
 from games.models import Game, Move, Seat
+from lobby.models import Table
 from tests import servers
+from tests.people import make_user
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.slow]
 
@@ -91,6 +94,23 @@ class Visitor:
 
     def cookie_header(self):
         return "; ".join(f"{c.name}={c.value}" for c in self.jar)
+
+    def sign_in(self, username):
+        """A new account, signed in with a session made here (the site's own hashers are
+        not the tests' fast one)."""
+        client = Client()
+        client.force_login(make_user(username, username.title()))
+        self.jar.set_cookie(http.cookiejar.Cookie(
+            0, "sessionid", client.cookies["sessionid"].value, None, False, "127.0.0.1", False, False, "/", True,
+            False, None, True, None, None, {}))
+        self.request("/lobby/")  # the CSRF cookie
+
+    def open_listed_table(self):
+        """A public 3-player table: (status, its code)."""
+        status, html, url = self.request("/tables/new/", {
+            "board": "8x8", "players": 3, "blocked": 0, "handicap": 0, "handicap_colour": "white",
+            "seat": "black", "level": "easy", "listed": "on"})
+        return status, (url or "").rstrip("/").rsplit("/", 1)[-1]
 
 
 def wait_until(condition, timeout, what):
@@ -216,6 +236,73 @@ def test_redis_killed_and_started_again_loses_no_move_and_everything_due_happens
     assert "Unrecoverable error" not in worker.output()
     print(f"Redis back: /healthz 200 after {health:.1f} s, computer move after {computer:.1f} s, "
           f"overdue time-out after {timeout:.1f} s, websocket resynced after {resync:.1f} s")
+
+
+ADDED_ROWS = 'hx-swap-oob="afterbegin:#open-tables tbody"'
+
+
+async def lobby_page(site, opened=None, wait=10, until=None, timeout=10):
+    """A lobby page's socket (connected again and again until the server takes it): its
+    first frame, and then either the frames up to one holding `until`, or the code it
+    is closed with within `wait` seconds."""
+    url = site.url.replace("http://", "ws://") + "/ws/lobby/"
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + timeout
+    while True:
+        try:
+            async with websockets.connect(url, origin=site.url, open_timeout=3) as socket:
+                frames = [await asyncio.wait_for(socket.recv(), timeout=5)]
+                if opened is not None:
+                    opened.set()
+                if until is not None:
+                    while until not in frames[-1]:
+                        frames.append(await asyncio.wait_for(socket.recv(), timeout=max(0.1, deadline - loop.time())))
+                    return frames
+                with pytest.raises(websockets.exceptions.ConnectionClosed) as closed:
+                    await asyncio.wait_for(socket.recv(), timeout=wait)
+                return frames, closed.value.rcvd.code
+        except (OSError, asyncio.TimeoutError, websockets.exceptions.InvalidHandshake):
+            assert loop.time() < deadline, "the lobby's websocket did not come back"
+            await asyncio.sleep(0.5)
+
+
+def test_lobby_pages_are_closed_when_redis_goes_and_see_every_table_once_it_is_back(site):
+    """A daphne takes the lobby's changes once for all its lobby pages (lobby.feed):
+    when Redis goes, its pages are closed for a retry, since they would miss what
+    changes meanwhile; once Redis is back a page sees the tables listed meanwhile, and
+    the changes after them."""
+    host = Visitor(site.url)
+    host.sign_in("hostess")
+    status, before = host.open_listed_table()
+    assert status == 200
+    first = asyncio.run(lobby_page(site, until=before))
+    assert 'id="lobby-tables"' in first[0] and before in first[0]
+
+    opened = [threading.Event(), threading.Event()]
+    pages = [concurrent.futures.ThreadPoolExecutor(1).submit(asyncio.run, lobby_page(site, opened=event, wait=60))
+             for event in opened]
+    assert all(event.wait(10) for event in opened), "the open pages' lists"
+    site.redis.process.kill()
+    site.redis.process.wait()
+    for page in pages:
+        frames, code = page.result(timeout=15)
+        assert code == 1011 and before in frames[0]
+    status, meanwhile = host.open_listed_table()  # saved; its lobby change is lost with Redis
+    assert status == 200 and Table.objects.filter(code=meanwhile, listed=True).exists()
+
+    site.redis.start()
+    wait_until(lambda: servers.http_status(site.url + "/healthz", timeout=5) == 200, RECOVERY, "/healthz 200 again")
+    frames = asyncio.run(lobby_page(site, until=meanwhile, timeout=RECOVERY))
+    assert before in frames[0]  # read whole: both tables
+    opened = threading.Event()
+    follower = concurrent.futures.ThreadPoolExecutor(1).submit(
+        asyncio.run, lobby_page(site, opened=opened, until=ADDED_ROWS, timeout=20))
+    assert opened.wait(10)
+    status, after = host.open_listed_table()
+    assert status == 200
+    frames = follower.result(timeout=25)
+    assert after in frames[-1] and 'id="lobby-tables"' not in frames[-1]  # a change, not the list again
+    assert "the lobby's changes stopped coming" in site.output()
 
 
 def test_a_time_out_that_fell_due_with_no_worker_is_made_by_the_next_workers(site):
