@@ -85,6 +85,6 @@ def send_state(game, record=None):
     language = translation.get_language() or settings.LANGUAGE_CODE
     group_send(
         game.group_name,
-        {"type": "game.state", "html": {language: render_state(game, record, language)}, "version": game.version,
-         "public": game.is_public},
+        {"type": "game.state", "group": game.group_name, "html": {language: render_state(game, record, language)},
+         "version": game.version, "public": game.is_public},
     )

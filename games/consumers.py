@@ -26,6 +26,7 @@ from django.utils import translation
 from games import broadcast, endings, presence, services, signals
 from games.access import GUEST_TOKEN_KEY, Viewer, can_watch, watchable_game
 from games.broadcast import drawn_state, render_state
+from games.fanout import game_fanout
 from games.models import Game
 from games.outages import UNREACHABLE
 from games.responses import busy_message, page_ply, state_and_message
@@ -119,7 +120,11 @@ class GameConsumer(WithoutDatabaseHop, AsyncWebsocketConsumer):
         self.language = requested_language(self.scope)
         self.version = -1
         # Join first, then send the current state: nothing can fall in between.
-        await broadcast.join(self, self.game.group_name)
+        self.group = self.game.group_name
+        try:
+            await game_fanout().join(self, self.group)
+        except UNREACHABLE:  # as games.broadcast.join: the socket opens, gets the state, then fails
+            log.warning("websocket for %s opened while Redis is away", self.group)
         await self.accept()
         state = await self.current_state()
         if state is None:  # deleted meanwhile
@@ -176,8 +181,8 @@ class GameConsumer(WithoutDatabaseHop, AsyncWebsocketConsumer):
                 await self.seats_changed(self.game_ids[0])
             except UNREACHABLE as error:
                 log.warning("spectators of game %s not counted (%s)", self.game_ids[1], error)
-        if getattr(self, "game", None) is not None:
-            await broadcast.leave(self, self.game.group_name)
+        if getattr(self, "group", None) is not None:
+            await game_fanout().leave(self, self.group)
 
     async def receive(self, text_data=None, bytes_data=None):
         """A move: {"move": "d3", "ply": "12"}, with the ply of the position the page
@@ -255,8 +260,7 @@ class GameConsumer(WithoutDatabaseHop, AsyncWebsocketConsumer):
         await self.push(html, version)
 
     async def refuse(self):
-        await self.channel_layer.group_discard(self.game.group_name, self.channel_name)
-        self.game = None
+        self.game = None  # pushes on their way are dropped until disconnect() leaves the group
         await self.close(code=4403)  # not a code htmx reconnects after
 
     async def push(self, html, version, refusal=False):

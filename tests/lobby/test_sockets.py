@@ -16,6 +16,7 @@ from django.utils import translation
 from config.asgi import application
 from games import Variant
 from games.access import Viewer
+from games.fanout import game_fanout
 from games.models import Game, Move
 from games.services import StaleMove, play_move
 from lobby import actions, broadcast
@@ -256,3 +257,33 @@ async def test_the_lobby_pages_of_a_process_share_one_receiver_and_one_drawing_p
     await pages[3].disconnect()
     await asyncio.sleep(0.1)
     assert feed.receiver is None and not feed.views  # no lobby page here: no changes taken
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.asyncio
+async def test_the_pages_of_a_game_in_one_process_take_each_push_from_one_receiver():
+    alice, bob = await sync_to_async(make_user)("alice"), await sync_to_async(make_user)("bob")
+    table = await sync_to_async(actions.open_table)(alice, Variant(board="6x6"), listed=True)
+    await sync_to_async(actions.join)(table, Viewer(user=bob))
+    game = await sync_to_async(Game.objects.get)(pk=table.game_id)
+    path = f"/ws/games/{game.public_id}/"
+    player, connected, _code = await connect(path, ORIGIN, await sync_to_async(cookie_for)(alice))
+    assert connected
+    watchers = []
+    for language in ("en", "en", "de"):
+        watcher, connected, _code = await connect(f"{path}?lang={language}", ORIGIN)
+        assert connected
+        watchers.append(watcher)
+    for page in (player, *watchers):
+        assert 'data-ply="0"' in await page.receive_from(timeout=5)
+    fanout = game_fanout()
+    assert len(fanout.pages[game.group_name]) == 4
+
+    square = game.board().legal_moves[0]
+    await player.send_to(text_data=f'{{"move": "{square}", "ply": 0}}')
+    for page in (player, *watchers):
+        assert 'data-ply="1"' in await receive_until(page, 'data-ply="1"')
+    for page in (player, *watchers):
+        await page.disconnect()
+    await asyncio.sleep(0.1)
+    assert not fanout.pages and fanout.receiver is None  # no game page here: no group joined
