@@ -4,7 +4,7 @@ the process that made the change, and the counts.
 
 Every lobby change carries a version from one counter in Redis (INCR), shared by every
 process of every host: a lobby page applies the changes in order, and one that missed
-a version reads its list again (lobby.consumers). A change of a table nobody lists
+a version reads its list again (lobby.feed). A change of a table nobody lists
 (removed) is a row of None.
 """
 import logging

@@ -93,7 +93,7 @@ def join_with_code(request):
 
 @require_GET
 def lobby(request):
-    """One page of the lobby's list for a filter; its socket keeps it current (lobby.consumers)."""
+    """One page of the lobby's list for a filter; its socket keeps it current (lobby.feed)."""
     filter_form = LobbyFilterForm(request.GET or None)
     shown, page = filter_form.shown(), filter_form.page()
     version = lobby_version()  # before reading, as the socket does
