@@ -44,11 +44,9 @@ class GameFanout:
         async with self.membership:
             if self.receiver is None or self.receiver.done():
                 await self.start()
-            members = self.pages.get(group)
-            if members is None:
-                await get_channel_layer().group_add(group, self.channel)
-                members = self.pages[group] = set()
-            members.add(page)
+            # Again for every page: channels-redis' default layer forgets a member after a day.
+            await get_channel_layer().group_add(group, self.channel)
+            self.pages.setdefault(group, set()).add(page)
 
     async def leave(self, page, group):
         async with self.membership:

@@ -116,14 +116,14 @@ class LobbyFeed:
             channel = await layer.new_channel()
             await layer.group_add(LOBBY_GROUP, channel)
             joined.set_result(True)
-            rejoined = time.monotonic()
-            while True:
-                change = await layer.receive(channel)
-                if change.get("type") == "lobby.changes":
-                    self.arrived(change)
-                if time.monotonic() - rejoined > REJOIN_EVERY:
-                    rejoined = time.monotonic()
-                    await layer.group_add(LOBBY_GROUP, channel)
+            keeping = asyncio.create_task(keep_joined(layer, channel))
+            try:
+                while True:
+                    change = await layer.receive(channel)
+                    if change.get("type") == "lobby.changes":
+                        self.arrived(change)
+            finally:
+                keeping.cancel()
         except UNREACHABLE as error:
             log.warning("the lobby's changes stopped coming (%s); its pages reconnect", error)
             if not joined.done():
@@ -177,6 +177,15 @@ class LobbyFeed:
                     waiting |= await view.flush(self.changes, now)
         if waiting and self.flushing is None:
             self.flushing = asyncio.create_task(self.flush_soon())
+
+
+async def keep_joined(layer, channel):
+    while True:
+        await asyncio.sleep(REJOIN_EVERY)
+        try:
+            await layer.group_add(LOBBY_GROUP, channel)
+        except UNREACHABLE:
+            return  # the receiver meets it too, and ends
 
 
 async def send(page, html):
