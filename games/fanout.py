@@ -12,25 +12,13 @@ again.
 """
 import asyncio
 import logging
-import weakref
 
 from channels.layers import get_channel_layer
 
 from games.outages import UNREACHABLE
+from games.per_loop import PerLoop
 
 log = logging.getLogger(__name__)
-
-_fanouts = weakref.WeakKeyDictionary()  # event loop -> its GameFanout
-
-
-def game_fanout():
-    """This event loop's fan-out (daphne runs one loop: one per process)."""
-    loop = asyncio.get_running_loop()
-    fanout = _fanouts.get(loop)
-    if fanout is None:
-        fanout = _fanouts[loop] = GameFanout()
-    return fanout
-
 
 class GameFanout:
     def __init__(self):
@@ -101,3 +89,6 @@ class GameFanout:
                 await page.close(code=1011)
             except Exception:  # gone already
                 pass
+
+
+game_fanout = PerLoop(GameFanout)  # game_fanout(): this process's fan-out

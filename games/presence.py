@@ -20,6 +20,7 @@ import redis.asyncio
 from django.conf import settings
 
 from games.outages import UNREACHABLE
+from games.per_loop import PerLoop
 
 log = logging.getLogger(__name__)
 
@@ -42,15 +43,7 @@ def _redis():
 
 
 # One client (and its pool) per event loop: daphne runs one, so its sockets share it.
-_async_clients = weakref.WeakKeyDictionary()
-
-
-def _async_redis():
-    loop = asyncio.get_running_loop()
-    client = _async_clients.get(loop)
-    if client is None:
-        client = _async_clients[loop] = redis.asyncio.Redis.from_url(settings.REDIS_URL)
-    return client
+_async_redis = PerLoop(lambda: redis.asyncio.Redis.from_url(settings.REDIS_URL))
 
 
 async def arrive(public_id, colour, channel):

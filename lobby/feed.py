@@ -19,7 +19,6 @@ reconnect and read the list again, so nothing missed meanwhile stays missed."""
 import asyncio
 import logging
 import time
-import weakref
 
 from channels.db import database_sync_to_async
 from channels.layers import get_channel_layer
@@ -27,6 +26,7 @@ from django.conf import settings
 from django.utils import translation
 
 from games.outages import UNREACHABLE
+from games.per_loop import PerLoop
 from lobby.broadcast import LOBBY_GROUP, lobby_version
 from lobby.counts import counts
 from lobby.drawing import draw_counts, draw_rows, draw_section, read_rows
@@ -38,18 +38,6 @@ COALESCE = 0.3  # seconds a view's changes are gathered into one frame
 GAP_WAIT = 2.0  # seconds a view waits for a version that has not come before reading its list again
 KEPT = 10.0  # seconds a change is kept for views that have not applied it yet (a view reading its list)
 REJOIN_EVERY = 3600.0  # seconds: channels-redis' default layer forgets a group's member after a day
-
-_feeds = weakref.WeakKeyDictionary()  # event loop -> its LobbyFeed
-
-
-def lobby_feed():
-    """This event loop's feed (daphne runs one loop: one feed per process)."""
-    loop = asyncio.get_running_loop()
-    feed = _feeds.get(loop)
-    if feed is None:
-        feed = _feeds[loop] = LobbyFeed()
-    return feed
-
 
 class LobbyFeed:
     def __init__(self):
@@ -297,3 +285,6 @@ class View:
 
     def version_html(self):
         return f'<div id="lobby-version" hidden hx-swap-oob="true" data-lobby-version="{self.version}"></div>'
+
+
+lobby_feed = PerLoop(LobbyFeed)  # lobby_feed(): this process's feed
