@@ -41,7 +41,7 @@ def host_left(table, ago):
 
 
 def drawn_list():
-    return read_list(EVERYTHING, 1, 0)[0]
+    return read_list(EVERYTHING, 1, 0)
 
 
 @pytest.mark.django_db
