@@ -82,9 +82,12 @@ def test_a_guest_in_german_and_a_host_in_english_misclick_at_a_table(live_site, 
     refused_seat(guest, "Diesen Platz gibt es an diesem Tisch nicht.")
     guest.locator(".guest-form select[name=seat]").select_option("white")
     guest.get_by_role("button", name="Als Gast spielen").click()
+    # The page the guest lands on is served with the game playing (the one they clicked
+    # on was served waiting, and is reloading meanwhile).
+    guest.wait_for_function("""() => document.querySelector('#game').dataset.tableStatus === 'playing'
+        && document.querySelector('#game').dataset.viewerColours === 'white'""", timeout=10000)
     wait_for_board(guest)
     wait_for_board(host)
-    guest.wait_for_function("() => document.querySelector('#game').dataset.viewerColours === 'white'", timeout=10000)
     game = Game.objects.get(tables__code=code)
 
     # Black (the host) to move: only the host's page shows markers and sends clicks.
