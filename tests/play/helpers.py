@@ -32,10 +32,19 @@ def wait_for_my_turn_or_end(page, timeout=30000):
     )
 
 
+def choose(page, label, value):
+    """Select a value of the play form, and wait for the form drawn again for it (hx-get
+    on change): a click on Start while that is on its way can be lost with the form it
+    replaces."""
+    with page.expect_response(lambda response: response.request.method == "GET" and "/play/?" in response.url):
+        page.get_by_label(label).select_option(value)
+    page.wait_for_function("() => !document.querySelector('#play-form.htmx-request')")
+
+
 def start_game(page, live_site, query, level=None):
     page.goto(f"{live_site.url}/play/?{query}")
     if level:
-        page.get_by_label("Computer level").select_option(level)
+        choose(page, "Computer level", level)
     page.get_by_role("button", name="Start").click()
     page.wait_for_selector("#game-state")
     # htmx takes over the board at DOMContentLoaded: a click before is a plain form post.

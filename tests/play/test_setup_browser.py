@@ -3,7 +3,7 @@ handicap, and the colour and side chosen are the game's."""
 import pytest
 from playwright.sync_api import expect
 
-from tests.play.helpers import board_snapshot
+from tests.play.helpers import board_snapshot, choose
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.browser]
 
@@ -15,9 +15,9 @@ def test_the_handicap_side_shows_with_a_handicap_and_goes_where_chosen(live_site
     expect(side).to_have_count(0)
     page.get_by_label("Corner handicap").select_option("2")
     expect(side).to_be_visible()  # the form redrew itself
-    side.select_option("computer")
-    page.get_by_label("Your colour").select_option("black")
-    page.get_by_label("Computer level").select_option("easy")
+    choose(page, "Handicap stones go to", "computer")
+    choose(page, "Your colour", "black")
+    choose(page, "Computer level", "easy")
     page.get_by_role("button", name="Start").click()
     page.wait_for_selector("#game-state")
     assert page.get_attribute("#game", "data-viewer-colours") == "black"
