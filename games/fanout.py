@@ -20,11 +20,12 @@ from games.per_loop import PerLoop
 
 log = logging.getLogger(__name__)
 
+
 class GameFanout:
     def __init__(self):
         self.pages = {}  # group -> set of pages (consumers) here
         self.membership = asyncio.Lock()  # group_add and group_discard in the order asked
-        self.channel, self.receiver, self.ready = None, None, None
+        self.channel, self.receiver = None, None
 
     async def join(self, page, group):
         """From now on `page` is given every push sent to `group`. Raises what the channel
@@ -71,7 +72,7 @@ class GameFanout:
                         await page.game_state(message)
                     except Exception:  # one page's fault is not the others'
                         log.exception("a game page could not take a push")
-                        await page.close(code=1011)
+                        await close(page)
         except UNREACHABLE as error:
             log.warning("the games' pushes stopped coming (%s); their pages reconnect", error)
             await self.lost(channel)
@@ -85,10 +86,15 @@ class GameFanout:
             self.pages.clear()
             self.receiver, self.channel = None, None
         for page in pages:
-            try:
-                await page.close(code=1011)
-            except Exception:  # gone already
-                pass
+            await close(page)
+
+
+async def close(page):
+    """Close a page's socket for a retry (htmx reconnects after 1011)."""
+    try:
+        await page.close(code=1011)
+    except Exception:  # gone already
+        pass
 
 
 game_fanout = PerLoop(GameFanout)  # game_fanout(): this process's fan-out

@@ -39,6 +39,7 @@ GAP_WAIT = 2.0  # seconds a view waits for a version that has not come before re
 KEPT = 10.0  # seconds a change is kept for views that have not applied it yet (a view reading its list)
 REJOIN_EVERY = 3600.0  # seconds: channels-redis' default layer forgets a group's member after a day
 
+
 class LobbyFeed:
     def __init__(self):
         self.views = {}  # (category, rated, page, language) -> View
