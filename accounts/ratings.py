@@ -113,14 +113,6 @@ def rate_game(sender, game, ranking, **kwargs):
                                         before=before, after=shown(rating.mu, rating.sigma))
 
 
-def ratings_by_user_and_category(pairs):
-    """{(user id, category): Shown} for (user id, category) pairs, in one query."""
-    pairs = {(pk, category) for pk, category in pairs if pk}
-    users = {pk for pk, _category in pairs}
-    found = {(r.user_id, r.category): r for r in Rating.objects.filter(user_id__in=users)}
-    return {pair: Shown(found.get(pair)) for pair in pairs}
-
-
 def seat_ratings(game, seats):
     """{colour: {"shown": Shown, "change": RatingChange or None}} for the account seats of
     a table's game: the rating in the game's category and, once rated, what it did."""

@@ -154,6 +154,16 @@ class Game(models.Model):
         return next((seat for seat in self.seats.all() if seat.colour == colour), None)
 
 
+def seat_name(is_computer, account_name, guest_name):
+    """The name a seat shows: the computer's, its account's (`account_name`: the display
+    name, else the username; None without an account), else its guest's."""
+    if is_computer:
+        return _("Computer")
+    if account_name is not None:
+        return account_name
+    return guest_name or _("Guest")
+
+
 class Seat(models.Model):
     """Who plays a colour: a user, a guest (by session token), or the computer."""
 
@@ -181,11 +191,7 @@ class Seat(models.Model):
 
     @property
     def display_name(self):
-        if self.is_computer:
-            return _("Computer")
-        if self.user_id:
-            return getattr(self.user, "display_name", "") or self.user.get_username()
-        return self.guest_name or _("Guest")
+        return seat_name(self.is_computer, self.user.display_name if self.user_id else None, self.guest_name)
 
     @property
     def played_by_computer(self):

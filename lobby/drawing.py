@@ -43,8 +43,8 @@ def read_rows(shown, page):
     the current language: ({OPEN: [(table id, row html)], PLAYING: [...]}, whether
     either section has a next page)."""
     tables = lobby_tables(shown, page)
-    rows = {OPEN: [(row["table"].pk, draw_row(row)) for row in tables["open_tables"]],
-            PLAYING: [(row["table"].pk, draw_row(row)) for row in tables["playing_tables"]]}
+    rows = {OPEN: [(row["id"], draw_row(row)) for row in tables["open_tables"]],
+            PLAYING: [(row["id"], draw_row(row)) for row in tables["playing_tables"]]}
     return rows, tables["more"]
 
 

@@ -2,15 +2,20 @@
 tables playing now, with their seats and players' ratings, one page of LOBBY_ROWS
 rows per section at a time, filtered on the server (lobby.filters: the variant's
 rating category, rated or casual). row_of() reads one table's row as a change pushes
-it (lobby.broadcast)."""
-from datetime import timedelta
+it (lobby.broadcast); both read their rows in one plain statement (lobby_rows)."""
+import json
+from collections import namedtuple
+from datetime import timedelta, timezone as dt_timezone
+from itertools import groupby
 
-from django.db.models import Prefetch
+from django.contrib.auth import get_user_model
+from django.db import connection
 from django.utils import timezone
 from django.utils.functional import lazy
 
-from accounts.ratings import category_of, ratings_by_user_and_category
-from games.models import Game, Seat
+from accounts.models import Profile, Rating
+from accounts.ratings import Shown, category_of
+from games.models import Game, Level, Seat, seat_name
 from games.presentation import variant_label
 from games.seating import seat_is_free
 from lobby import presence
@@ -21,12 +26,6 @@ LOBBY_WAITING_FOR = timedelta(hours=12)
 LOBBY_ROWS = 50
 OPEN, PLAYING = "open", "playing"
 EVERYTHING = {"category": "", "rated": ""}
-
-
-def _public():
-    seats = Prefetch("game__seats", queryset=Seat.objects.select_related("user__profile"))
-    return (Table.objects.filter(listed=True).select_related("game", "host__profile")
-            .prefetch_related(seats).order_by("-created_at"))
 
 
 def _waiting(tables):
@@ -53,7 +52,7 @@ def lobby_tables(shown=EVERYTHING, page=1):
            PLAYING: _filtered(public.filter(game__status=Game.Status.PLAYING), shown)[start:start + LOBBY_ROWS + 1]}
     more = any(len(found) > LOBBY_ROWS for found in ids.values())
     wanted = [pk for found in ids.values() for pk in found[:LOBBY_ROWS]]
-    rows = {row["table"].pk: row for row in lobby_rows(list(_public().filter(pk__in=wanted)))}
+    rows = lobby_rows(wanted)
     return {"open_tables": [rows[pk] for pk in ids[OPEN][:LOBBY_ROWS] if pk in rows],
             "playing_tables": [rows[pk] for pk in ids[PLAYING][:LOBBY_ROWS] if pk in rows],
             "more": more, "page": page}
@@ -62,59 +61,106 @@ def lobby_tables(shown=EVERYTHING, page=1):
 def row_of(table_id):
     """The lobby row of one table and its section (OPEN or PLAYING), or None when the
     lobby does not list it (unlisted, finished, closed or abandoned)."""
-    # every lobby change reads one row: two plain queries (no ordering, no prefetch
-    # machinery) cost a quarter less CPU than the list's query for one table
-    # (benchmarks/README.md, "The lobby at a crowd's scale")
-    table = next(iter(Table.objects.filter(pk=table_id, listed=True).select_related("game", "host__profile")
-                      .order_by()), None)
-    if table is None or table.game.status not in (Game.Status.PLAYING, Game.Status.WAITING):
+    return lobby_rows([table_id]).get(table_id)
+
+
+def lobby_rows(table_ids):
+    """{table id: row} of those of `table_ids` the lobby lists (listed, waiting or
+    playing, not abandoned), read in one statement."""
+    lines = _row_lines(table_ids)
+    seen = presence.last_seen({line[0] for line in lines if line[4] == Game.Status.WAITING})
+    rows = {}
+    for table_id, group in groupby(lines, key=lambda line: line[0]):
+        row = _row(list(group), seen.get(table_id))
+        if row is not None:
+            rows[table_id] = row
+    return rows
+
+
+# Every lobby change reads its table's row (lobby.broadcast), up to ten times a second
+# on a busy site: one plain statement costs a tenth of the three ORM queries it
+# replaces (benchmarks/README.md, "The lobby at a crowd's scale").
+_COLUMNS = ("table_id", "code", "created_at", "listed", "status", "variant", "rated", "level", "ply",
+            "host_username", "host_name", "seat_id", "user_id", "guest_token", "guest_name", "is_computer",
+            "username", "account_name", "category", "mu", "sigma", "games")
+_Line = namedtuple("_Line", _COLUMNS)
+
+
+def _row_lines(table_ids):
+    """One line per seat of each table (and per rating of its account), ordered by table
+    and seat."""
+    table_ids = list(table_ids)
+    if not table_ids:
+        return []
+    user = get_user_model()
+    names = {"table": Table._meta.db_table, "game": Game._meta.db_table, "seat": Seat._meta.db_table,
+             "user": user._meta.db_table, "username": user._meta.get_field(user.USERNAME_FIELD).column,
+             "profile": Profile._meta.db_table, "rating": Rating._meta.db_table,
+             "ids": ", ".join(["%s"] * len(table_ids))}
+    sql = """SELECT t.id, t.code, t.created_at, t.listed, g.status, g.variant, g.rated, g.level, g.ply,
+                    hu.{username}, hp.display_name, s.id, s.user_id, s.guest_token, s.guest_name, s.is_computer,
+                    su.{username}, sp.display_name, r.category, r.mu, r.sigma, r.games
+             FROM {table} t
+             JOIN {game} g ON g.id = t.game_id
+             JOIN {user} hu ON hu.id = t.host_id
+             LEFT JOIN {profile} hp ON hp.user_id = t.host_id
+             LEFT JOIN {seat} s ON s.game_id = t.game_id
+             LEFT JOIN {user} su ON su.id = s.user_id
+             LEFT JOIN {profile} sp ON sp.user_id = s.user_id
+             LEFT JOIN {rating} r ON r.user_id = s.user_id
+             WHERE t.id IN ({ids})
+             ORDER BY t.id, s.id""".format(**names)
+    with connection.cursor() as cursor:
+        cursor.execute(sql, table_ids)
+        return [_Line(*values) for values in cursor.fetchall()]
+
+
+def _row(lines, seen):
+    """A table's row from its lines (`seen`: when its host was last here), or None when
+    the lobby does not list it."""
+    first = lines[0]
+    waiting = first.status == Game.Status.WAITING
+    created_at = first.created_at if timezone.is_aware(first.created_at) else timezone.make_aware(
+        first.created_at, dt_timezone.utc)  # SQLite gives the naive UTC time
+    if not first.listed or not waiting and first.status != Game.Status.PLAYING:
         return None
-    if table.game.status == Game.Status.WAITING and table.created_at < timezone.now() - LOBBY_WAITING_FOR:
+    if waiting and (created_at < timezone.now() - LOBBY_WAITING_FOR or presence.is_abandoned(seen, created_at)):
         return None
-    seats = list(Seat.objects.filter(game_id=table.game_id).select_related("user__profile").order_by("id"))
-    row = lobby_rows([table], {table.game_id: seats})[0]
-    return None if row["abandoned"] else row
+    variant = first.variant if isinstance(first.variant, dict) else json.loads(first.variant)
+    category = category_of(variant)
+    seats, ratings = {}, {}
+    for line in lines:
+        if line.seat_id is not None:
+            seats[line.seat_id] = line
+        if line.category == category:
+            ratings[line.user_id] = Shown(Rating(mu=line.mu, sigma=line.sigma, games=line.games))
+    seats = [seat for _id, seat in sorted(seats.items())]
+    taken = [seat for seat in seats if not seat_is_free(seat)]
 
+    def name(seat):
+        account = (seat.account_name or seat.username) if seat.user_id is not None else None
+        return seat_name(seat.is_computer, account, seat.guest_name)
 
-def lobby_rows(tables, seats_of_game=None):
-    """The rows of `tables`, their seats prefetched or given ({game id: seats})."""
-    if seats_of_game is None:
-        seats_of_game = {table.game_id: list(table.game.seats.all()) for table in tables}
-    ratings = lobby_ratings(tables, seats_of_game)
-    seen = presence.last_seen(table.pk for table in tables if table.game.status == Game.Status.WAITING)
-
-    def row(table):
-        seats = seats_of_game[table.game_id]
-        category = category_of(table.game.variant)
-        waiting = table.game.status == Game.Status.WAITING
-        return {
-            "section": OPEN if waiting else PLAYING,
-            "rated": table.game.rated, "category": category,
-            "people": [{"name": s.display_name, "username": s.user.get_username() if s.user_id else "",
-                        "rating": ratings.get((s.user_id, category))}
-                       for s in seats if not seat_is_free(s) and not s.is_computer],
-            "table": table,
-            "code": table.code,
-            "variant": lazy(variant_label, str)(table.game.variant),  # in the language it is drawn in
-            "host": table.host.display_name,
-            "host_here": waiting and presence.host_here(seen.get(table.pk), table.created_at),
-            "abandoned": waiting and presence.is_abandoned(seen.get(table.pk), table.created_at),
-            "since": int(table.created_at.timestamp()),
-            "taken": sum(1 for s in seats if not seat_is_free(s)),
-            "computers": sum(1 for s in seats if s.is_computer),
-            "total": len(seats),
-            "players": [s.display_name for s in seats if not seat_is_free(s)],
-            "level": lazy(table.game.get_level_display, str)(),
-            "ply": table.game.ply,
-        }
-
-    return [row(table) for table in tables]
-
-
-def lobby_ratings(tables, seats_of_game):
-    """Every seated account's rating in its table's category, in one query."""
-    return ratings_by_user_and_category(
-        (seat.user_id, category_of(table.game.variant)) for table in tables for seat in seats_of_game[table.game_id])
+    return {
+        "id": first.table_id,
+        "section": OPEN if waiting else PLAYING,
+        "rated": bool(first.rated), "category": category,
+        "people": [{"name": name(seat), "username": seat.username or "",
+                    "rating": ratings.get(seat.user_id, Shown()) if seat.user_id is not None else None}
+                   for seat in taken if not seat.is_computer],
+        "code": first.code,
+        "created_at": created_at,
+        "variant": lazy(variant_label, str)(variant),  # in the language it is drawn in
+        "host": first.host_name or first.host_username,
+        "host_here": waiting and presence.host_here(seen, created_at),
+        "since": int(created_at.timestamp()),
+        "taken": len(taken),
+        "computers": sum(1 for seat in seats if seat.is_computer),
+        "total": len(seats),
+        "players": [name(seat) for seat in taken],
+        "level": Level(first.level).label,
+        "ply": first.ply,
+    }
 
 
 def waiting_table_ids():
