@@ -20,6 +20,7 @@ the time from the move to the last of them (the opponent included) and daphne's 
 per delivered page. --idle N: before the tables start, N idle sockets per daphne
 (half lobby pages, half pages of a waiting table nobody plays at) open and stay,
 held by a process of their own; it prints daphne's resident memory per idle socket.
+--profile PATH: py-spy samples the first daphne over the measured time.
 
     .venv/bin/python benchmarks/roundtrip.py                       # 50 tables, 60 s, think 1-3 s
     .venv/bin/python benchmarks/roundtrip.py --tables 50 --think 0.2,0.6 --seconds 30 --via http
@@ -27,6 +28,7 @@ held by a process of their own; it prints daphne's resident memory per idle sock
     .venv/bin/python benchmarks/roundtrip.py --tables 50 --spectators 10    # 50 tables watched by 10 pages each
     .venv/bin/python benchmarks/roundtrip.py --tables 1 --spectators 500    # one table, 500 spectators
     .venv/bin/python benchmarks/roundtrip.py --idle 5000                    # 5,000 idle sockets beside the 50 tables
+    PATH=$PATH:/path/to/py-spy .venv/bin/python benchmarks/roundtrip.py --tables 1 --spectators 500 --profile daphne.txt
     REDIS_URL=redis://127.0.0.1:6379/12 .venv/bin/python benchmarks/roundtrip.py --daphne 2 --workers 2 --database postgres
 """
 import argparse
@@ -36,7 +38,9 @@ import multiprocessing
 import os
 import random
 import re
+import signal
 import statistics
+import subprocess
 import tempfile
 import time
 import urllib.parse
@@ -227,6 +231,9 @@ class Screen:
         return min(t for p, t in self.arrived.items() if p >= ply)
 
 
+WATCHERS_OPENING = 10  # spectators' sockets opening at once, all tables together
+
+
 class Results:
     def __init__(self):
         self.round_trips, self.failed, self.lost, self.games, self.reconnects = [], 0, 0, 0, 0
@@ -234,6 +241,8 @@ class Results:
         self.delivered = 0  # pages that showed a measured move
         self.closed = []  # close codes of sockets that ended while their table played
         self.measuring = False
+        self.late_watchers = 0  # spectators' sockets opened after the warm-up
+        self.watchers_opening = asyncio.Semaphore(WATCHERS_OPENING)
         self.cpu = {}
 
 
@@ -270,14 +279,21 @@ async def play_table(site, number, pair, sessions, results, think, stop_at, rng,
             sockets.append(socket)
             listeners.append(asyncio.create_task(screens[colour].listen(socket, results)))
         watchers = [Screen() for _ in range(spectators)]
-        for index, screen in enumerate(watchers):  # spread over the daphnes
+
+        async def watch(index):  # spread over the daphnes, a few opening at once as a crowd arrives
             url = site.urls[(number + index) % len(site.urls)]
-            socket = await connect(f"{url.replace('http://', 'ws://')}/ws/games/{public_id}/", url, "", results)
+            async with results.watchers_opening:
+                socket = await connect(f"{url.replace('http://', 'ws://')}/ws/games/{public_id}/", url, "", results)
+            if results.measuring:
+                results.late_watchers += 1  # its opening counts in the measured CPU
+            return socket
+
+        for socket, screen in zip(await asyncio.gather(*(watch(index) for index in range(spectators))), watchers):
             sockets.append(socket)
             listeners.append(asyncio.create_task(screen.listen(socket, results)))
-            if not http[colour].csrf:
-                status, _html = await http[colour].request("GET", f"/tables/{code}/")
-                assert status == 200 and http[colour].csrf, f"GET table page: {status}"
+        if watchers and not http["white"].csrf:
+            status, _html = await http["white"].request("GET", f"/tables/{code}/")
+            assert status == 200 and http["white"].csrf, f"GET table page: {status}"
         try:
             await screens["black"].wait_for_ply(0, 30)
             while time.monotonic() < stop_at:
@@ -403,6 +419,13 @@ def hold_idle(urls, count, public_id, opened, stop):
     asyncio.run(main())
 
 
+def start_profile(site, path):
+    """py-spy sampling the first daphne over the measured time (idle samples kept, so the
+    share of the event loop's waits shows too), written to `path` in its raw format."""
+    return subprocess.Popen(["py-spy", "record", "--rate", "250", "--format", "raw", "--idle", "--output", path,
+                             "--pid", str(site.daphnes[0].pid)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+
+
 def percentile(values, fraction):
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, max(0, round(fraction * len(ordered)) - 1))]
@@ -435,12 +458,20 @@ async def run(site, args):
     results.measuring = True
     measured_from = time.monotonic()
     cpu_before = cpu_by_part(site)
-    await asyncio.gather(*tasks)
+    profiler = start_profile(site, args.profile) if args.profile else None
+    await asyncio.sleep(max(0.0, stop_at - time.monotonic()))
+    # measured until now, before the tables close their sockets (500 spectators' goodbyes are not a move's cost)
+    results.measuring = False
+    measured = time.monotonic() - measured_from
     results.cpu = {part: seconds - cpu_before[part] for part, seconds in cpu_by_part(site).items()}
+    if profiler is not None:
+        profiler.send_signal(signal.SIGINT)  # py-spy writes its samples as it stops
+        await asyncio.to_thread(profiler.wait)
+    await asyncio.gather(*tasks)
     if holder is not None:
         stop.set()
         await asyncio.to_thread(holder.join)
-    return results, time.monotonic() - measured_from
+    return results, measured
 
 
 def main():
@@ -460,6 +491,8 @@ def main():
     parser.add_argument("--clock", nargs="?", const="10+5", default=None,
                         help="play on a clock, minutes+seconds (default 10+5), instead of 60 s a move")
     parser.add_argument("--spectators", type=int, default=0, help="pages watching each table, besides its players")
+    parser.add_argument("--profile", metavar="PATH", help="py-spy (on PATH) samples the first daphne over the measured "
+                        "time into PATH (raw format: one stack and its count a line)")
     parser.add_argument("--idle", type=int, default=0, help="idle lobby and game sockets per daphne, open throughout")
     parser.add_argument("--layer", choices=("core", "pubsub"), default=None,
                         help="channels-redis layer (CHANNEL_LAYER in config/settings.py; default: the site's)")
@@ -501,7 +534,8 @@ def main():
               f"median {statistics.median(results.to_last) * 1000:.1f} ms, p95 {percentile(results.to_last, 0.95) * 1000:.1f} ms, "
               f"p99 {percentile(results.to_last, 0.99) * 1000:.1f} ms, max {max(results.to_last) * 1000:.1f} ms; "
               f"{results.delivered} pages delivered ({results.delivered / elapsed:.0f}/s), daphne CPU "
-              f"{results.cpu['daphne'] / results.delivered * 1000:.3f} ms per delivered page")
+              f"{results.cpu['daphne'] / results.delivered * 1000:.3f} ms per delivered page; "
+              f"{results.late_watchers} spectators' sockets opened after the warm-up")
     if args.idle:
         print(f"{args.idle} idle sockets per daphne: {results.idle_kb:.1f} kB resident per socket "
               f"(daphnes {results.idle_total_kb / 1024:.0f} MB in all)")
