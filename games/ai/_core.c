@@ -48,6 +48,7 @@ typedef struct {
     signed char stab_min[129]; /* per number of empties: the lowest alpha at which the stability cut-off is tried */
     int region[128], prio[128];
     u128 ray[128][8]; /* per square and direction (dirs' order): the playable squares up to the edge or a gap */
+    u128 near[128];   /* per square: its playable neighbours */
 } Geo;
 
 typedef struct { u128 p, o; short lo, hi; unsigned char move, gen, empties; } Entry;
@@ -233,6 +234,7 @@ static int shallow(const Geo *g, u128 P, u128 O, int alpha, int beta, const int 
     NODES++;
     int best = -INF, rest[SHALLOW];
     for (int i = 0; i < n; i++) {
+        if (!(g->near[sq[i]] & O)) continue;
         u128 f = flips(g, sq[i], P, O);
         if (!f) continue;
         u128 b = bit(sq[i]);
@@ -644,10 +646,13 @@ static int Core_init(CoreObject *self, PyObject *args, PyObject *kw) {
     int d[8] = {1, -1, stride, -stride, stride + 1, -stride - 1, stride - 1, -stride + 1};
     memcpy(g->dirs, d, sizeof d);
     memset(g->ray, 0, sizeof g->ray);
+    memset(g->near, 0, sizeof g->near);
     for (int sq = 0; sq < 128; sq++) {
         if (!(g->play >> sq & 1)) continue;
-        for (int k = 0; k < 8; k++)
+        for (int k = 0; k < 8; k++) {
             for (int x = sq + d[k]; x >= 0 && x < 128 && (g->play >> x & 1); x += d[k]) g->ray[sq][k] |= bit(x);
+            if (g->ray[sq][k]) g->near[sq] |= bit(sq + d[k]);
+        }
     }
     g->doubling = longest > 4 ? (longest - 3) / 2 : 0; /* runs of O up to longest - 2 */
     g->top = count(g->play);
