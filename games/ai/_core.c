@@ -49,6 +49,7 @@ typedef struct {
     int region[128], prio[128];
     u128 ray[128][8]; /* per square and direction (dirs' order): the playable squares up to the edge or a gap */
     u128 near[128];   /* per square: its playable neighbours */
+    u128 adj[128][8]; /* per square and direction: the neighbour that way (0 if none) */
 } Geo;
 
 typedef struct { u128 p, o; short lo, hi; unsigned char move, gen, empties; } Entry;
@@ -113,12 +114,15 @@ static inline int highest(u128 x) {
 static u128 flips(const Geo *g, int sq, u128 P, u128 O) {
     u128 f = 0;
     const u128 *r = g->ray[sq];
+    const u128 *a = g->adj[sq];
     for (int k = 0; k < 8; k += 2) { /* dirs[k] > 0: upward */
+        if (!(a[k] & O)) continue;
         u128 stop = r[k] & ~O;
         stop &= -stop;
         if (stop & P) f |= r[k] & (stop - 1);
     }
     for (int k = 1; k < 8; k += 2) { /* downward */
+        if (!(a[k] & O)) continue;
         u128 stop = r[k] & ~O;
         if (stop) {
             u128 b = bit(highest(stop));
@@ -647,11 +651,13 @@ static int Core_init(CoreObject *self, PyObject *args, PyObject *kw) {
     memcpy(g->dirs, d, sizeof d);
     memset(g->ray, 0, sizeof g->ray);
     memset(g->near, 0, sizeof g->near);
+    memset(g->adj, 0, sizeof g->adj);
     for (int sq = 0; sq < 128; sq++) {
         if (!(g->play >> sq & 1)) continue;
         for (int k = 0; k < 8; k++) {
             for (int x = sq + d[k]; x >= 0 && x < 128 && (g->play >> x & 1); x += d[k]) g->ray[sq][k] |= bit(x);
             if (g->ray[sq][k]) g->near[sq] |= bit(sq + d[k]);
+            g->adj[sq][k] = g->ray[sq][k] ? bit(sq + d[k]) : 0;
         }
     }
     g->doubling = longest > 4 ? (longest - 3) / 2 : 0; /* runs of O up to longest - 2 */
