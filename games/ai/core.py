@@ -114,14 +114,15 @@ def native_evaluator_from(geo: Tables, anti: bool, stages):
 def mtd(probe, lo: int, hi: int, guess: int, move: int | None, solver) -> tuple[int, int | None, int | None]:
     """``endgame.mtdf`` (same arguments, bounds and results) for the compiled
     solver, whose probes refute far more slowly than they prove: from ``guess``,
-    galloping up after fail-highs; once a probe has failed low, each next
-    question is half-way between the bounds (a fail-low's bound alone often
-    moves by one score step only, and each fail-low is a costly probe)."""
+    galloping up after fail-highs; once a probe has failed low and one has
+    failed high, each next question is half-way between the bounds (a
+    fail-low's bound alone often moves by one score step only, and each
+    fail-low is a costly probe); before that, down from each fail-low's bound."""
     fallback = move
     solver.proven = (lo, move)
-    step, failed_low = 1, False
+    step, failed_low, failed_high = 1, False, False
     while lo < hi:
-        if failed_low:
+        if failed_low and failed_high:
             t = (lo + hi + 1) // 2
         else:
             t = lo + 1 if guess <= lo else hi if guess > hi else guess
@@ -131,8 +132,11 @@ def mtd(probe, lo: int, hi: int, guess: int, move: int | None, solver) -> tuple[
             solver.proven = (lo, move)
             guess = v + step
             step *= 2
+            failed_high = True
         else:
             hi = v
+            guess = v if step == 1 else (lo + v + 1) // 2
+            step = 1
             failed_low = True
             if fallback is None:
                 fallback = sq
