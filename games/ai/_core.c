@@ -43,9 +43,13 @@ typedef unsigned __int128 u128;
 
 typedef struct {
     u128 play, corners, xsq;
+    u128 edge[8]; /* per direction (dirs' order): the playable squares with no playable neighbour that way */
     int dirs[8], doubling, top, anti;
+    signed char stab_min[129]; /* per number of empties: the lowest alpha at which the stability cut-off is tried */
     int region[128], prio[128];
     u128 ray[128][8]; /* per square and direction (dirs' order): the playable squares up to the edge or a gap */
+    u128 near[128];   /* per square: its playable neighbours */
+    u128 adj[128][8]; /* per square and direction: the neighbour that way (0 if none) */
 } Geo;
 
 typedef struct { u128 p, o; short lo, hi; unsigned char move, gen, empties; } Entry;
@@ -110,12 +114,15 @@ static inline int highest(u128 x) {
 static u128 flips(const Geo *g, int sq, u128 P, u128 O) {
     u128 f = 0;
     const u128 *r = g->ray[sq];
+    const u128 *a = g->adj[sq];
     for (int k = 0; k < 8; k += 2) { /* dirs[k] > 0: upward */
+        if (!(a[k] & O)) continue;
         u128 stop = r[k] & ~O;
         stop &= -stop;
         if (stop & P) f |= r[k] & (stop - 1);
     }
     for (int k = 1; k < 8; k += 2) { /* downward */
+        if (!(a[k] & O)) continue;
         u128 stop = r[k] & ~O;
         if (stop) {
             u128 b = bit(highest(stop));
@@ -143,6 +150,46 @@ static int final_score(const Geo *g, u128 P, u128 O) {
     if (g->anti) return -d;
     int e = g->top - count(P | O);
     return d > 0 ? d + e : d < 0 ? d - e : 0;
+}
+
+/* A lower bound on O's stable stones (never to be flipped again): a stone
+ * that in each of the four line directions sits on a full line (no empty
+ * square on it up to the edges or gaps, so no move is ever played on it),
+ * or next to the edge or a gap, or next to a stone of its own already
+ * found stable, can never be flanked along that line.  Found from the
+ * empty set: each one added rests on those found before it. */
+static int stable_count_of(const Geo *g, u128 O, u128 P) {
+    u128 open[4] = {0, 0, 0, 0}, fixed[4], s = O; /* open: the squares on a line through an empty one */
+    for (u128 E = g->play & ~(P | O); E; E &= E - 1) {
+        const u128 *r = g->ray[lowest(E)];
+        for (int a = 0; a < 4; a++) open[a] |= r[2 * a] | r[2 * a + 1];
+    }
+    for (int a = 0; a < 4; a++) {
+        fixed[a] = ~open[a] | g->edge[2 * a] | g->edge[2 * a + 1];
+        s &= fixed[a];
+    }
+    if (!s) return 0;
+    for (;;) {
+        u128 t = O;
+        for (int a = 0; a < 4; a++) {
+            int d = g->dirs[2 * a];
+            t &= fixed[a] | sh(s, d) | sh(s, -d);
+        }
+        if (t == s) break;
+        s = t;
+    }
+    return count(s);
+}
+
+/* Stability cut-off (not in Anti): the mover ends with at most the squares
+ * the opponent cannot lose, so the score is at most top - 2 * stable. */
+static inline int stability_cut(const Geo *g, u128 P, u128 O, int alpha, int n, int *v) {
+    if (g->anti || alpha < g->stab_min[n]) return 0;
+    if (g->top - 2 * count(O) > alpha) return 0; /* not even all of O's stones would do */
+    int ub = g->top - 2 * stable_count_of(g, O, P);
+    if (ub > alpha) return 0;
+    *v = ub;
+    return 1;
 }
 
 static double clock_now(void) {
@@ -191,6 +238,7 @@ static int shallow(const Geo *g, u128 P, u128 O, int alpha, int beta, const int 
     NODES++;
     int best = -INF, rest[SHALLOW];
     for (int i = 0; i < n; i++) {
+        if (!(g->near[sq[i]] & O)) continue;
         u128 f = flips(g, sq[i], P, O);
         if (!f) continue;
         u128 b = bit(sq[i]);
@@ -272,6 +320,8 @@ static int search(const Geo *g, u128 P, u128 O, int alpha, int beta, int n, int 
         if (ub <= alpha) return ub;
         int lb = 2 * count(P & g->corners) - g->top;
         if (lb >= beta) return lb;
+        int v;
+        if (stability_cut(g, P, O, alpha, n, &v)) return v;
     }
     u128 mv = moves(g, P, O);
     if (!mv) {
@@ -600,14 +650,39 @@ static int Core_init(CoreObject *self, PyObject *args, PyObject *kw) {
     int d[8] = {1, -1, stride, -stride, stride + 1, -stride - 1, stride - 1, -stride + 1};
     memcpy(g->dirs, d, sizeof d);
     memset(g->ray, 0, sizeof g->ray);
+    memset(g->near, 0, sizeof g->near);
+    memset(g->adj, 0, sizeof g->adj);
     for (int sq = 0; sq < 128; sq++) {
         if (!(g->play >> sq & 1)) continue;
-        for (int k = 0; k < 8; k++)
+        for (int k = 0; k < 8; k++) {
             for (int x = sq + d[k]; x >= 0 && x < 128 && (g->play >> x & 1); x += d[k]) g->ray[sq][k] |= bit(x);
+            if (g->ray[sq][k]) g->near[sq] |= bit(sq + d[k]);
+            g->adj[sq][k] = g->ray[sq][k] ? bit(sq + d[k]) : 0;
+        }
     }
     g->doubling = longest > 4 ? (longest - 3) / 2 : 0; /* runs of O up to longest - 2 */
     g->top = count(g->play);
     g->anti = anti;
+    for (int k = 0; k < 8; k++) {
+        g->edge[k] = 0;
+        for (int sq = 0; sq < 128; sq++)
+            if ((g->play >> sq & 1) && !g->ray[sq][k]) g->edge[k] |= bit(sq);
+    }
+    /* Edax's thresholds on 8x8 (the cut-off pays only when alpha is high); on other
+     * boards the same share of the discs asked to be stable */
+    static const signed char edax[64] = {99, 99, 99, 99, 6, 8, 10, 12, 14, 16, 20, 22, 24, 26, 28, 30,
+                                         32, 34, 36, 38, 40, 42, 44, 46, 48, 48, 50, 50, 52, 52, 54, 54,
+                                         56, 56, 58, 58, 60, 60, 62, 62, 64, 64, 64, 64, 64, 64, 64, 64,
+                                         99, 99, 99, 99, 99, 99, 99, 99, 99, 99, 99, 99, 99, 99, 99, 99};
+    for (int n = 0; n <= 128; n++) {
+        int t = 99;
+        if (n < 64 && n < g->top && edax[n] < 99) {
+            int need = (64 - edax[n]) / 2; /* stable stones the cut-off asks for, of 64 - n discs */
+            need = need * (g->top - n) / (64 - n);
+            t = g->top - 2 * need;
+        }
+        g->stab_min[n] = (signed char)(t > 99 ? 99 : t < -99 ? -99 : t);
+    }
     PyObject *seqs[2] = {region, prio};
     int *dst[2] = {g->region, g->prio};
     for (int s = 0; s < 2; s++) {
