@@ -20,7 +20,7 @@ from functools import lru_cache
 
 from . import clock
 from .bitboard import Tables
-from .endgame import INF, Timeout
+from .endgame import INF, Timeout, mtdf
 from .ordering import move_priority
 
 try:
@@ -111,38 +111,6 @@ def native_evaluator_from(geo: Tables, anti: bool, stages):
                      move_priority(geo, anti), patterns)
 
 
-def mtd(probe, lo: int, hi: int, guess: int, move: int | None, solver) -> tuple[int, int | None, int | None]:
-    """``endgame.mtdf`` (same arguments, bounds and results) for the compiled
-    solver, whose probes refute far more slowly than they prove: from ``guess``,
-    galloping up after fail-highs; once a probe has failed low and one has
-    failed high, each next question is half-way between the bounds (a
-    fail-low's bound alone often moves by one score step only, and each
-    fail-low is a costly probe); before that, down from each fail-low's bound."""
-    fallback = move
-    solver.proven = (lo, move)
-    step, failed_low, failed_high = 1, False, False
-    while lo < hi:
-        if failed_low and failed_high:
-            t = (lo + hi + 1) // 2
-        else:
-            t = lo + 1 if guess <= lo else hi if guess > hi else guess
-        v, sq = probe(t)
-        if v >= t:
-            lo, move = v, sq
-            solver.proven = (lo, move)
-            guess = v + step
-            step *= 2
-            failed_high = True
-        else:
-            hi = v
-            guess = v if step == 1 else (lo + v + 1) // 2
-            step = 1
-            failed_low = True
-            if fallback is None:
-                fallback = sq
-    return lo, move, fallback
-
-
 class CoreSolver:
     """Exact two-player endgame solver on the compiled core, with the
     interface of ``EndgameSolver`` that the levels use (``solve``, ``value``,
@@ -190,8 +158,8 @@ class CoreSolver:
         """``EndgameSolver.solve_exact``: MTD(f) from ``guess`` between the
         proven bounds ``lo``/``hi``; on a timeout ``proven`` is the best
         (lower bound, move) proven so far."""
-        lo, move, _fail_low = mtd(lambda t: self._probe(P, O, t), max(lo, -self.top), min(hi, self.top), guess,
-                                   move, self)
+        lo, move, _fail_low = mtdf(lambda t: self._probe(P, O, t), max(lo, -self.top), min(hi, self.top), guess,
+                                   move, self, bisect=True)
         return lo, (move if move is not None else self._any_move(P, O))
 
     def solve_from_guess(self, P: int, O: int, guess: int) -> tuple[int, int | None]:
@@ -219,7 +187,7 @@ class CoreSolver:
             sq = b.bit_length() - 1
             f = self.core.flips(sq, P, O)
             nP, nO = P | f | b, O ^ f
-            out.append((sq, -mtd(lambda t: self._probe(nO, nP, t), -self.top, self.top, 0, None, self)[0]))
+            out.append((sq, -mtdf(lambda t: self._probe(nO, nP, t), -self.top, self.top, 0, None, self, bisect=True)[0]))
         out.sort(key=lambda t: -t[1])
         return out
 

@@ -45,29 +45,38 @@ def final_score(P: int, O: int, empties: int, anti: bool = False) -> int:
     return 0
 
 
-def mtdf(probe, lo: int, hi: int, guess: int, move: int | None, solver) -> tuple[int, int | None, int | None]:
+def mtdf(probe, lo: int, hi: int, guess: int, move: int | None, solver, *,
+         bisect: bool = False) -> tuple[int, int | None, int | None]:
     """MTD(f) between the proven bounds ``lo`` < value <= ``hi``, shared by both
     solvers: ``probe(t)`` answers (v, move) with v >= t exactly when the value is at
     least t. Starts from ``guess``; after each further fail-high the next question
     jumps twice as far (a bad guess costs few probes), and a fail-low after a jump
-    asks half-way back. Each proven bound is kept in ``solver.proven`` (what a
-    timeout leaves). Returns (value, the move reaching it or ``move`` when none
-    was proven, a move from a fail-low: the fallback when there is no other)."""
+    asks half-way back. With ``bisect`` (the compiled solver, whose probes refute far
+    more slowly than they prove), once one probe has failed low and one high, each
+    next question is half-way between the bounds: a fail-low's bound alone often
+    moves by one score step only. Each proven bound is kept in ``solver.proven``
+    (what a timeout leaves). Returns (value, the move reaching it or ``move`` when
+    none was proven, a move from a fail-low: the fallback when there is no other)."""
     fallback = move
     solver.proven = (lo, move)
-    step = 1
+    step, failed_low, failed_high = 1, False, False
     while lo < hi:
-        t = lo + 1 if guess <= lo else hi if guess > hi else guess
+        if bisect and failed_low and failed_high:
+            t = (lo + hi + 1) // 2
+        else:
+            t = lo + 1 if guess <= lo else hi if guess > hi else guess
         v, sq = probe(t)
         if v >= t:
             lo, move = v, sq
             solver.proven = (lo, move)
             guess = v + step
             step *= 2
+            failed_high = True
         else:
             hi = v
             guess = v if step == 1 else (lo + v + 1) // 2
             step = 1
+            failed_low = True
             if fallback is None:
                 fallback = sq
     return lo, move, fallback
