@@ -20,7 +20,7 @@ import time
 from pathlib import Path
 
 PAGES = set()
-FRAME = {"size": int(os.environ.get("FLOOR_FRAME_SIZE", "3000"))}
+FRAME_SIZE = int(os.environ.get("FLOOR_FRAME_SIZE", "3000"))  # set by main() for the daphne it starts
 
 
 async def application(scope, receive, send):
@@ -33,7 +33,7 @@ async def application(scope, receive, send):
             await send({"type": "websocket.accept"})
             PAGES.add(send)
         elif message["type"] == "websocket.receive":
-            text = "x" * FRAME["size"]
+            text = "x" * FRAME_SIZE
             for page in list(PAGES):
                 await page({"type": "websocket.send", "text": text})
         else:
@@ -64,6 +64,8 @@ async def measure(port, pid, pages, pushes):
                 break
             except OSError:
                 await asyncio.sleep(0.1)  # daphne still starting
+        else:
+            raise RuntimeError("daphne did not accept a socket")
     received = [0]
 
     async def read(page):
