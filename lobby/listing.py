@@ -68,9 +68,9 @@ def lobby_rows(table_ids):
     """{table id: row} of those of `table_ids` the lobby lists (listed, waiting or
     playing, not abandoned), read in one statement."""
     lines = _row_lines(table_ids)
-    seen = presence.last_seen({line[0] for line in lines if line[4] == Game.Status.WAITING})
+    seen = presence.last_seen({line.table_id for line in lines if line.status == Game.Status.WAITING})
     rows = {}
-    for table_id, group in groupby(lines, key=lambda line: line[0]):
+    for table_id, group in groupby(lines, key=lambda line: line.table_id):
         row = _row(list(group), seen.get(table_id))
         if row is not None:
             rows[table_id] = row
