@@ -116,11 +116,12 @@ class Process:
         self.log.close()
 
 
-def start_daphne(log_dir, port=None, name="daphne", **env):
+def start_daphne(log_dir, port=None, name="daphne", options=(), **env):
+    """`options`: more of daphne's command-line options."""
     port = port or free_port()
     process = Process(
         name,
-        [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port), "config.asgi:application"],
+        [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port), *options, "config.asgi:application"],
         server_env(**env), log_dir,
     )
     process.url = f"http://127.0.0.1:{port}"
