@@ -268,6 +268,49 @@ static int solve_1(const Geo *g, u128 P, int sq, int passed) {
     return g->anti ? -d : d;
 }
 
+/* Two and three empty squares: the same search as shallow(), unrolled. */
+static int solve_2(const Geo *g, u128 P, u128 O, int alpha, int beta, int x1, int x2, int passed) {
+    NODES++;
+    int best = -INF;
+    u128 f;
+    if ((g->near[x1] & O) && (f = flips(g, x1, P, O))) {
+        best = -solve_1(g, O ^ f, x2, 0);
+        if (best >= beta) return best;
+    }
+    if ((g->near[x2] & O) && (f = flips(g, x2, P, O))) {
+        int v = -solve_1(g, O ^ f, x1, 0);
+        if (v > best) best = v;
+    }
+    if (best == -INF) {
+        if (passed) return final_score(g, P, O);
+        return -solve_2(g, O, P, -beta, -alpha, x1, x2, 1);
+    }
+    return best;
+}
+
+static int solve_3(const Geo *g, u128 P, u128 O, int alpha, int beta, int x1, int x2, int x3, int passed) {
+    NODES++;
+    int best = -INF, v;
+    u128 f;
+    if ((g->near[x1] & O) && (f = flips(g, x1, P, O))) {
+        best = -solve_2(g, O ^ f, P | f | bit(x1), -beta, -alpha, x2, x3, 0);
+        if (best > alpha) { alpha = best; if (best >= beta) return best; }
+    }
+    if ((g->near[x2] & O) && (f = flips(g, x2, P, O))) {
+        v = -solve_2(g, O ^ f, P | f | bit(x2), -beta, -alpha, x1, x3, 0);
+        if (v > best) { best = v; if (v > alpha) { alpha = v; if (v >= beta) return v; } }
+    }
+    if ((g->near[x3] & O) && (f = flips(g, x3, P, O))) {
+        v = -solve_2(g, O ^ f, P | f | bit(x3), -beta, -alpha, x1, x2, 0);
+        if (v > best) best = v;
+    }
+    if (best == -INF) {
+        if (passed) return final_score(g, P, O);
+        return -solve_3(g, O, P, -beta, -alpha, x1, x2, x3, 1);
+    }
+    return best;
+}
+
 /* Few empties: no move generation, the empty squares (parity-ordered) tried directly. */
 static int shallow(const Geo *g, u128 P, u128 O, int alpha, int beta, const int *sq, int n, int passed) {
     NODES++;
@@ -278,12 +321,9 @@ static int shallow(const Geo *g, u128 P, u128 O, int alpha, int beta, const int 
         if (!f) continue;
         u128 b = bit(sq[i]);
         int v;
-        if (n == 2) {
-            v = -solve_1(g, O ^ f, sq[1 - i], 0);
-        } else {
-            for (int j = 0, k = 0; j < n; j++) if (j != i) rest[k++] = sq[j];
-            v = -shallow(g, O ^ f, P | f | b, -beta, -alpha, rest, n - 1, 0);
-        }
+        for (int j = 0, k = 0; j < n; j++) if (j != i) rest[k++] = sq[j];
+        if (n == 4) v = -solve_3(g, O ^ f, P | f | b, -beta, -alpha, rest[0], rest[1], rest[2], 0);
+        else v = -shallow(g, O ^ f, P | f | b, -beta, -alpha, rest, n - 1, 0);
         if (v > best) {
             best = v;
             if (v > alpha) { alpha = v; if (v >= beta) return v; }
@@ -338,6 +378,8 @@ static int search(const Geo *g, u128 P, u128 O, int alpha, int beta, int n, int 
         int sq[SHALLOW];
         int k = ordered_empties(g, g->play & ~(P | O), sq);
         if (k == 1) return solve_1(g, P, sq[0], passed);
+        if (k == 2) return solve_2(g, P, O, alpha, beta, sq[0], sq[1], passed);
+        if (k == 3) return solve_3(g, P, O, alpha, beta, sq[0], sq[1], sq[2], passed);
         return shallow(g, P, O, alpha, beta, sq, k, passed);
     }
     NODES++;
