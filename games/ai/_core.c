@@ -50,6 +50,7 @@ typedef struct {
     u128 ray[128][8]; /* per square and direction (dirs' order): the playable squares up to the edge or a gap */
     u128 near[128];   /* per square: its playable neighbours */
     u128 adj[128][8]; /* per square and direction: the neighbour that way (0 if none) */
+    unsigned char dist[4][128]; /* per line direction and bit distance: the squares between, plus one */
 } Geo;
 
 typedef struct { u128 p, o; short lo, hi; unsigned char move, gen, empties; } Entry;
@@ -233,6 +234,83 @@ static Entry *victim(Entry *e, u128 P, u128 O) {
     return b[0].empties <= b[1].empties ? b : b + 1;
 }
 
+/* At the last empty square every other square holds a stone, so on each
+ * ray the first of the mover's stones ends the run: the number turned is
+ * the distance to it, with no flips and no board built. */
+static inline int last_flip_count(const Geo *g, int sq, u128 P) {
+    const u128 *r = g->ray[sq];
+    int n = 0;
+    for (int k = 0; k < 8; k += 2) {
+        u128 s = r[k] & P;
+        if (s) n += g->dist[k >> 1][lowest(s) - sq] - 1;
+    }
+    for (int k = 1; k < 8; k += 2) {
+        u128 s = r[k] & P;
+        if (s) n += g->dist[k >> 1][sq - highest(s)] - 1;
+    }
+    return n;
+}
+
+/* One empty square: the score from the mover's count and the flips'
+ * (a pass counts as a node, as in shallow()). */
+static int solve_1(const Geo *g, u128 P, int sq, int passed) {
+    NODES++;
+    int d = 2 * count(P) + 1 - g->top, n; /* the mover's stones less the opponent's */
+    if ((g->near[sq] & ~P) && (n = last_flip_count(g, sq, P))) {
+        d += 2 * n + 1;
+    } else {
+        if (passed) return g->anti ? -d : d > 0 ? d + 1 : d < 0 ? d - 1 : 0;
+        NODES++;
+        if (!(g->near[sq] & P) || !(n = last_flip_count(g, sq, ~P)))
+            return g->anti ? -d : d > 0 ? d + 1 : d < 0 ? d - 1 : 0;
+        d -= 2 * n + 1;
+    }
+    return g->anti ? -d : d;
+}
+
+/* Two and three empty squares: the same search as shallow(), unrolled. */
+static int solve_2(const Geo *g, u128 P, u128 O, int alpha, int beta, int x1, int x2, int passed) {
+    NODES++;
+    int best = -INF;
+    u128 f;
+    if ((g->near[x1] & O) && (f = flips(g, x1, P, O))) {
+        best = -solve_1(g, O ^ f, x2, 0);
+        if (best >= beta) return best;
+    }
+    if ((g->near[x2] & O) && (f = flips(g, x2, P, O))) {
+        int v = -solve_1(g, O ^ f, x1, 0);
+        if (v > best) best = v;
+    }
+    if (best == -INF) {
+        if (passed) return final_score(g, P, O);
+        return -solve_2(g, O, P, -beta, -alpha, x1, x2, 1);
+    }
+    return best;
+}
+
+static int solve_3(const Geo *g, u128 P, u128 O, int alpha, int beta, int x1, int x2, int x3, int passed) {
+    NODES++;
+    int best = -INF, v;
+    u128 f;
+    if ((g->near[x1] & O) && (f = flips(g, x1, P, O))) {
+        best = -solve_2(g, O ^ f, P | f | bit(x1), -beta, -alpha, x2, x3, 0);
+        if (best > alpha) { alpha = best; if (best >= beta) return best; }
+    }
+    if ((g->near[x2] & O) && (f = flips(g, x2, P, O))) {
+        v = -solve_2(g, O ^ f, P | f | bit(x2), -beta, -alpha, x1, x3, 0);
+        if (v > best) { best = v; if (v > alpha) { alpha = v; if (v >= beta) return v; } }
+    }
+    if ((g->near[x3] & O) && (f = flips(g, x3, P, O))) {
+        v = -solve_2(g, O ^ f, P | f | bit(x3), -beta, -alpha, x1, x2, 0);
+        if (v > best) best = v;
+    }
+    if (best == -INF) {
+        if (passed) return final_score(g, P, O);
+        return -solve_3(g, O, P, -beta, -alpha, x1, x2, x3, 1);
+    }
+    return best;
+}
+
 /* Few empties: no move generation, the empty squares (parity-ordered) tried directly. */
 static int shallow(const Geo *g, u128 P, u128 O, int alpha, int beta, const int *sq, int n, int passed) {
     NODES++;
@@ -243,12 +321,9 @@ static int shallow(const Geo *g, u128 P, u128 O, int alpha, int beta, const int 
         if (!f) continue;
         u128 b = bit(sq[i]);
         int v;
-        if (n == 1) {
-            v = final_score(g, P | f | b, O ^ f);
-        } else {
-            for (int j = 0, k = 0; j < n; j++) if (j != i) rest[k++] = sq[j];
-            v = -shallow(g, O ^ f, P | f | b, -beta, -alpha, rest, n - 1, 0);
-        }
+        for (int j = 0, k = 0; j < n; j++) if (j != i) rest[k++] = sq[j];
+        if (n == 4) v = -solve_3(g, O ^ f, P | f | b, -beta, -alpha, rest[0], rest[1], rest[2], 0);
+        else v = -shallow(g, O ^ f, P | f | b, -beta, -alpha, rest, n - 1, 0);
         if (v > best) {
             best = v;
             if (v > alpha) { alpha = v; if (v >= beta) return v; }
@@ -302,6 +377,9 @@ static int search(const Geo *g, u128 P, u128 O, int alpha, int beta, int n, int 
     if (n <= SHALLOW) {
         int sq[SHALLOW];
         int k = ordered_empties(g, g->play & ~(P | O), sq);
+        if (k == 1) return solve_1(g, P, sq[0], passed);
+        if (k == 2) return solve_2(g, P, O, alpha, beta, sq[0], sq[1], passed);
+        if (k == 3) return solve_3(g, P, O, alpha, beta, sq[0], sq[1], sq[2], passed);
         return shallow(g, P, O, alpha, beta, sq, k, passed);
     }
     NODES++;
@@ -660,6 +738,8 @@ static int Core_init(CoreObject *self, PyObject *args, PyObject *kw) {
             g->adj[sq][k] = g->ray[sq][k] ? bit(sq + d[k]) : 0;
         }
     }
+    for (int a = 0; a < 4; a++)
+        for (int x = 0; x < 128; x++) g->dist[a][x] = (unsigned char)(x / d[2 * a]);
     g->doubling = longest > 4 ? (longest - 3) / 2 : 0; /* runs of O up to longest - 2 */
     g->top = count(g->play);
     g->anti = anti;
