@@ -62,7 +62,7 @@ def test_daphnes_own_checks_run_on_each_slice_and_reap_what_has_ended():
         left: {"application_instance": ended, "disconnected": time.time()},
         open_: {"application_instance": running},
         done_but_open: {"application_instance": ended},
-        **{Page(): {"application_instance": running} for _ in range(37)},
+        **{Page(): {"application_instance": running} for _ in range(997)},
     }
     pages = list(server.connections)
     try:
@@ -74,7 +74,7 @@ def test_daphnes_own_checks_run_on_each_slice_and_reap_what_has_ended():
         for call in reactor.getDelayedCalls():  # the next slices: this reactor never runs
             call.cancel()
         loop.close()
-    assert [page.checks for page in pages] == [1] * 40  # each once in the two-second round
+    assert [page.checks for page in pages] == [1] * 1000  # each once in the two-second round
     assert left not in server.connections  # disconnected and its application ended: gone
     assert "application_instance" not in server.connections[done_but_open]
     assert server.connections[open_] == {"application_instance": running}
