@@ -38,8 +38,11 @@ application = ProtocolTypeRouter(
 # A request allocates many short-lived objects (ORM rows, template nodes): with
 # the default threshold (700 allocations) the cyclic collector runs often and, now
 # and then, walks everything loaded at start-up. That is frozen out of its reach,
-# and young objects are collected in larger batches. benchmarks/roundtrip.py
-# measures the daphne CPU a move and the p99 with and without this; the figures
-# are in benchmarks/README.md, "A move at an online table".
+# and young objects are collected in batches of 10,000: in a process holding
+# thousands of open pages a batch costs about 0.35 ms per 1,000 objects (the objects
+# they point to are scattered over its heap), so larger batches stall every socket
+# for tens of milliseconds at a time. benchmarks/roundtrip.py measures the daphne
+# CPU a move and the p99 with and without idle pages; the figures are in
+# benchmarks/README.md, "A move at an online table" and "Idle pages".
 gc.freeze()
-gc.set_threshold(50_000, 20, 20)
+gc.set_threshold(10_000, 20, 20)
