@@ -9,6 +9,7 @@ import os
 import shutil
 import signal
 import socket
+import sqlite3
 import subprocess
 import sys
 import tempfile
@@ -141,14 +142,39 @@ def workers_paused(keep=()):
     by another site's worker is pushed where this site's pages do not listen. Tests
     that rely on time-outs run inside this block (the fault tests, the quick site's)."""
     paused = [worker for worker in WORKERS if worker.alive() and worker not in keep]
-    for worker in paused:
-        os.killpg(worker.popen.pid, signal.SIGSTOP)
+    for _ in range(50):
+        for worker in paused:
+            os.killpg(worker.popen.pid, signal.SIGSTOP)
+        if not sqlite_write_lock_held():
+            break
+        # Stopped inside a transaction, a worker would keep SQLite's one write lock for
+        # the whole block: let it finish and stop it again.
+        for worker in paused:
+            os.killpg(worker.popen.pid, signal.SIGCONT)
+        time.sleep(0.05)
     try:
         yield
     finally:
         for worker in paused:
             if worker.alive():
                 os.killpg(worker.popen.pid, signal.SIGCONT)
+
+
+def sqlite_write_lock_held():
+    """Whether another connection holds the SQLite test database's write lock (always
+    False on PostgreSQL, where a transaction locks only what it touched)."""
+    db = connection.settings_dict
+    if not db["ENGINE"].endswith("sqlite3"):
+        return False
+    probe = sqlite3.connect(db["NAME"], timeout=0.1, isolation_level=None)
+    try:
+        probe.execute("BEGIN IMMEDIATE")
+        probe.execute("ROLLBACK")
+        return False
+    except sqlite3.OperationalError:
+        return True
+    finally:
+        probe.close()
 
 
 def start_worker(log_dir, name="worker", **env):
