@@ -145,7 +145,7 @@ def workers_paused(keep=()):
     for _ in range(50):
         for worker in paused:
             os.killpg(worker.popen.pid, signal.SIGSTOP)
-        if not sqlite_write_lock_held():
+        if not paused or not sqlite_write_lock_held():
             break
         # Stopped inside a transaction, a worker would keep SQLite's one write lock for
         # the whole block: let it finish and stop it again.

@@ -25,7 +25,7 @@ while True:
 """
 
 
-@pytest.mark.skipif(not connection.vendor == "sqlite", reason="the test database is not SQLite")
+@pytest.mark.skipif(connection.vendor != "sqlite", reason="the test database is not SQLite")
 def test_a_worker_is_never_left_stopped_holding_the_write_lock():
     popen = subprocess.Popen([sys.executable, "-c", BUSY_WRITER, connection.settings_dict["NAME"]],
                              stdout=subprocess.PIPE, text=True, start_new_session=True)
