@@ -14,15 +14,18 @@ REFUSED_RESOURCE = re.compile(r"^Failed to load resource: the server responded w
 # hx-sync="this:replace": a newer choice, or the person submitting the form, aborts the
 # redraw still on its way, and htmx logs every abort as these two console errors. Nothing
 # is lost (the newer redraw or the submission carries every choice), so an abort is
-# forgiven only when Chromium reports the aborted request as such a redraw.
+# forgiven only when it is known to be such a redraw's.
 SELF_REDRAWING_FORMS = {"play-form", "table-form"}
 ABORT_LINES = ("htmx:afterRequest, [object HTMLFormElement]", "htmx:sendAbort, [object HTMLFormElement]")
 # The console lines do not say which form's request was aborted, and Chromium reports
-# an aborted request as failed only if its answer had not arrived yet: each page of a
-# Watch also names the form of every abort.
-ABORT_REPORT = """document.addEventListener("htmx:sendAbort", (event) => {
-  console.info("htmx abort of #" + event.detail.elt.id);
-});"""
+# an aborted request as failed only if its answer had not arrived yet: each watched
+# page also names the form of every abort, once however many Watches it has.
+ABORT_REPORT = """if (!window.abortsNamed) {
+  window.abortsNamed = true;
+  document.addEventListener("htmx:sendAbort", (event) => {
+    console.info("htmx abort of #" + event.detail.elt.id);
+  });
+}"""
 
 
 class Watch:
