@@ -3,8 +3,8 @@
 Websockets pass the allowed-hosts Origin check (a foreign page cannot open one with
 the visitor's cookies; on HTTPS, nor a plain-HTTP page: config.websocket_origin) and
 carry the session user via AuthMiddlewareStack. HTTP requests run on a fixed pool of request threads (config.request_threads), behind a
-cap on their bodies (config.body_limit). daphne checks its open connections a slice at a
-time (config.daphne_walks).
+cap on their bodies (config.body_limit). daphne checks its open connections only when a
+check can be due (config.daphne_checks).
 """
 import gc
 import os
@@ -20,12 +20,12 @@ from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 
 from config.body_limit import BodyLimit, limit_daphne  # noqa: E402
-from config.daphne_walks import spread_daphne_walks  # noqa: E402
+from config.daphne_checks import schedule_daphne_checks  # noqa: E402
 from config.routing import websocket_urlpatterns  # noqa: E402
 from config.websocket_origin import SecureOriginScheme  # noqa: E402
 
 limit_daphne()
-spread_daphne_walks()
+schedule_daphne_checks()
 application = ProtocolTypeRouter(
     {
         "http": BodyLimit(django_asgi_app),
