@@ -23,15 +23,16 @@ from config.body_limit import BodyLimit, limit_daphne  # noqa: E402
 from config.daphne_checks import schedule_daphne_checks  # noqa: E402
 from config.routing import websocket_urlpatterns  # noqa: E402
 from config.websocket_origin import SecureOriginScheme  # noqa: E402
+from games.frames import KnowsDaphneProtocol  # noqa: E402
 
 limit_daphne()
 schedule_daphne_checks()
 application = ProtocolTypeRouter(
     {
         "http": BodyLimit(django_asgi_app),
-        "websocket": SecureOriginScheme(AllowedHostsOriginValidator(
+        "websocket": KnowsDaphneProtocol(SecureOriginScheme(AllowedHostsOriginValidator(
             AuthMiddlewareStack(URLRouter(websocket_urlpatterns))
-        )),
+        ))),
     }
 )
 

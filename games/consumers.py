@@ -27,6 +27,7 @@ from games import broadcast, endings, presence, services, signals
 from games.access import GUEST_TOKEN_KEY, Viewer, can_watch, watchable_game
 from games.broadcast import drawn_state, render_state
 from games.fanout import game_fanout
+from games.frames import write_frame
 from games.models import Game
 from games.outages import UNREACHABLE
 from games.responses import busy_message, page_ply, state_and_message
@@ -273,7 +274,9 @@ class GameConsumer(WithoutDatabaseHop, AsyncWebsocketConsumer):
         if self.seated and self.game.time_control == Game.TimeControl.CLOCK and time.monotonic() - self.pinged[1] > PING_EVERY:
             self.pinged = (secrets.token_hex(4), time.monotonic())
             ping = broadcast.ping(self.pinged[0])
-        await self.send(text_data=html + broadcast.server_now(self.game) + ping)
+        text = html + broadcast.server_now(self.game) + ping
+        if not write_frame(self, text):  # framed once for the spectators sent the same
+            await self.send(text_data=text)
 
     async def measured(self, token):
         """The page answered this socket's ping: the round trip is the player's lag credit."""
