@@ -25,6 +25,7 @@ from channels.layers import get_channel_layer
 from django.conf import settings
 from django.utils import translation
 
+from games.frames import write_frame
 from games.outages import UNREACHABLE
 from games.per_loop import PerLoop
 from lobby.broadcast import LOBBY_GROUP, lobby_version
@@ -179,7 +180,8 @@ async def keep_joined(layer, channel):
 
 async def send(page, html):
     try:
-        await page.send(text_data=html)
+        if not write_frame(page, html):  # a view's pages share the frame
+            await page.send(text_data=html)
     except Exception:  # a page gone meanwhile must not keep the others waiting
         log.debug("lobby frame not sent", exc_info=True)
 
