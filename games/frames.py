@@ -74,9 +74,7 @@ def send_now(transport, data):
         return
     try:
         sent = sock.send(data)
-    except BlockingIOError:
-        sent = 0
-    except OSError:  # the connection broke: Twisted finds out on its write and closes it
+    except OSError:  # the socket is full, or broke: Twisted's write sends it later, or closes it
         sent = 0
     if sent < len(data):
         transport.write(data[sent:])
