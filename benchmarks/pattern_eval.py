@@ -6,7 +6,9 @@ Prints evaluations per second of each evaluation on positions from random
 games, and the depth Hard's iterative deepening completes with each in
 ``--time`` seconds of CPU (0.87 of it, Hard's share; positions after 8-40
 random moves); with the compiled core built, also the compiled search
-(``core.native_evaluator``) on the same positions, with its nodes per second.
+(``core.native_evaluator``) on the same positions, with its nodes per second,
+and with the learned evaluation also with Hard's probability cut-offs
+(``probcut.py``, "C cut").
 """
 
 import argparse
@@ -23,6 +25,7 @@ from games.ai import clock  # noqa: E402
 from games.ai.bitboard import tables  # noqa: E402
 from games.ai import core  # noqa: E402
 from games.ai.levels import evaluator  # noqa: E402
+from games.ai.probcut import cuts_for  # noqa: E402
 from games.ai.search import Searcher  # noqa: E402
 
 
@@ -67,18 +70,23 @@ def main():
               f"{nps:8.0f} nodes/s (CPU), depth at {args.time:g} s: mean {statistics.mean(depths):.2f}, "
               f"median {statistics.median(depths):g}, min {min(depths)}, max {max(depths)}", flush=True)
         native = core.native_evaluator(geo, args.anti, kind)
-        if native is not None:
-            depths, nps = _depths(geo, ev, native, variant, args)
-            print(f"{'':{len(args.board) + (5 if args.anti else 0)}} {kind + ' C':8s}: {'':22s}{nps:8.0f} nodes/s (CPU), "
+        if native is None:
+            continue
+        cuts = cuts_for(args.board, args.anti, len(geo.squares)) if kind == "learned" else None
+        for label, with_cuts in ((" C", None), (" C cut", cuts)):
+            if label == " C cut" and cuts is None:
+                continue
+            depths, nps = _depths(geo, ev, native, variant, args, with_cuts)
+            print(f"{'':{len(args.board) + (5 if args.anti else 0)}} {kind + label:8s}: {'':22s}{nps:8.0f} nodes/s (CPU), "
                   f"depth at {args.time:g} s: mean {statistics.mean(depths):.2f}, "
                   f"median {statistics.median(depths):g}, min {min(depths)}, max {max(depths)}", flush=True)
 
 
-def _depths(geo, ev, native, variant, args):
+def _depths(geo, ev, native, variant, args, cuts=None):
     """Completed depths of Hard's iterative deepening, and nodes per second of CPU."""
     depths, nodes, spent = [], 0, 0.0
     for P, O in positions(variant, args.positions, 2):
-        s = Searcher(geo, ev, anti=args.anti, native=native)
+        s = Searcher(geo, ev, anti=args.anti, native=native, cuts=cuts)
         t0 = time.process_time()
         _, _, depth = s.iterate(P, O, deadline=clock.now() + args.time * 0.87)
         spent += time.process_time() - t0

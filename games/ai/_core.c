@@ -208,10 +208,14 @@ static inline int out_of_budget(void) {
     return 0;
 }
 
-static inline uint64_t position_hash(u128 P, u128 O) {
+/* A table index of `bits` bits: the top bits of a product, which depend on
+ * every bit of the position (search.py's table_slot computes the same). */
+static inline uint32_t position_index(u128 P, u128 O, int bits) {
     uint64_t h = (uint64_t)P * 0x9E3779B97F4A7C15ull ^ (uint64_t)(P >> 64) * 0xC2B2AE3D27D4EB4Full
                ^ (uint64_t)O * 0x165667B19E3779F9ull ^ (uint64_t)(O >> 64) * 0xD6E8FEB86659FD93ull;
-    return h ^ (h >> 29);
+    h ^= h >> 32;
+    h *= 0x9E3779B97F4A7C15ull;
+    return (uint32_t)(h >> (64 - bits));
 }
 
 static inline int hit(const Entry *e, u128 P, u128 O) { return e->gen == GEN && e->p == P && e->o == O; }
@@ -220,7 +224,7 @@ static inline int hit(const Entry *e, u128 P, u128 O) { return e->gen == GEN && 
  * entry of an older generation, else the one nearer the end (fewer empties:
  * cheaper to search again), so the costly deep results stay. */
 static Entry *slot(u128 P, u128 O) {
-    Entry *b = &TT[position_hash(P, O) & ((1u << TT_BITS) - 2)];
+    Entry *b = &TT[position_index(P, O, TT_BITS) & ~1u];
     if (hit(b + 1, P, O)) return b + 1;
     return b;
 }
@@ -607,8 +611,13 @@ typedef struct { u128 p, o; int lo, hi; uint16_t gen; unsigned char depth, move;
 
 static MidEntry *MTT;
 static uint16_t MGEN, MCUR;
+/* the probability cut-offs of the search under way (probcut.Cuts.table, NULL: none):
+ * per number of empties and depth (CUT_DEPTHS of them, the last for any deeper),
+ * the shallow depth (-1: no cut), the offset added to beta and the one taken from alpha */
+static const int *CUTS;
+static int CUT_DEPTHS;
 
-static inline MidEntry *mid_slot(u128 P, u128 O) { return &MTT[position_hash(P, O) & ((1u << MID_TT_BITS) - 1)]; }
+static inline MidEntry *mid_slot(u128 P, u128 O) { return &MTT[position_index(P, O, MID_TT_BITS)]; }
 
 static int terminal_value(const Geo *g, u128 P, u128 O) {
     int d = final_score(g, P, O);
@@ -658,6 +667,24 @@ static int pvs(const EvalObject *ev, u128 P, u128 O, int depth, int alpha, int b
             if (e->lo >= beta) return e->lo;
             if (e->hi <= alpha) return e->hi;
             if (e->lo == e->hi) return e->lo;
+        }
+    }
+    if (CUTS) {
+        const int *c = CUTS + 3 * ((g->top - count(P | O)) * CUT_DEPTHS + (depth < CUT_DEPTHS ? depth : CUT_DEPTHS - 1));
+        if (c[0] >= 0) {
+            /* a shallow search sure enough that this node fails high (or low) */
+            if (-WIN / 2 < beta && beta + c[1] < WIN / 2) {
+                int bound = beta + c[1];
+                int v = pvs(ev, P, O, c[0], bound - 1, bound, passed, ft, side);
+                if (ABORTED) return 0;
+                if (v >= bound) return beta;
+            }
+            if (alpha < WIN / 2 && alpha - c[2] > -WIN / 2) {
+                int bound = alpha - c[2];
+                int v = pvs(ev, P, O, c[0], bound, bound + 1, passed, ft, side);
+                if (ABORTED) return 0;
+                if (v <= bound) return alpha;
+            }
         }
     }
     u128 mv = moves(g, P, O);
@@ -1058,22 +1085,36 @@ static PyObject *Eval_new_table(EvalObject *self, PyObject *unused) {
     return PyLong_FromLong(MGEN);
 }
 
-/* root(P, O, depth, first_move, table, seconds, cpu_clock) -> (value, best, nodes, finished, partial):
+/* root(P, O, depth, first_move, table, seconds, cpu_clock, cuts) -> (value, best, nodes, finished, partial):
  * Searcher.root with the full window: the table move (first_move, else the
  * table's) first, every move then by the mobility key.  partial: (value, move)
- * of the best move when the time ran out, or None. */
+ * of the best move when the time ran out, or None.  cuts: probcut.Cuts.table
+ * or None. */
 static PyObject *Eval_root(EvalObject *self, PyObject *args) {
-    PyObject *p, *o;
+    PyObject *p, *o, *cuts;
     int depth, first, table, cpu;
     double seconds;
     u128 P, O;
-    if (!PyArg_ParseTuple(args, "OOiiidp", &p, &o, &depth, &first, &table, &seconds, &cpu)
+    if (!PyArg_ParseTuple(args, "OOiiidpO", &p, &o, &depth, &first, &table, &seconds, &cpu, &cuts)
         || !to_u128(p, &P) || !to_u128(o, &O))
         return NULL;
     if (!MTT || table < 1 || table > MGEN) { PyErr_SetString(PyExc_ValueError, "no such table (new_table())"); return NULL; }
     const Geo *g = &self->g;
     u128 mv = moves(g, P, O);
     if (!mv) { PyErr_SetString(PyExc_ValueError, "root() needs a position with a legal move"); return NULL; }
+    Py_buffer view = {0};
+    CUTS = NULL;
+    if (cuts != Py_None) {
+        if (PyObject_GetBuffer(cuts, &view, PyBUF_FORMAT) < 0) return NULL;
+        Py_ssize_t rows = (Py_ssize_t)(self->total + 1) * 3;
+        if (view.itemsize != 4 || strcmp(view.format, "i") || view.len % (rows * 4) || !view.len) {
+            PyBuffer_Release(&view);
+            PyErr_SetString(PyExc_ValueError, "cuts must be array('i') of 3 entries per number of empties and depth");
+            return NULL;
+        }
+        CUTS = view.buf;
+        CUT_DEPTHS = (int)(view.len / (rows * 4));
+    }
     MCUR = (uint16_t)table;
     USE_CPU = cpu;
     NODES = 0;
@@ -1102,6 +1143,7 @@ static PyObject *Eval_root(EvalObject *self, PyObject *args) {
             if (v > alpha) alpha = v;
         }
     }
+    if (CUTS) { CUTS = NULL; PyBuffer_Release(&view); }
     if (ABORTED) {
         if (!seen) return Py_BuildValue("iiLOO", 0, -1, NODES, Py_False, Py_None);
         return Py_BuildValue("iiLO(ii)", 0, -1, NODES, Py_False, best, best_sq);

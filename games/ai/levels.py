@@ -14,7 +14,10 @@
 * **Hard**: iterative deepening PVS with a transposition table under the time
   budget (2 s by default); Normal's and Hard's search runs in the compiled
   core when it is built (``core.native_evaluator``), with the same values and
-  moves.  Near the end (``_solver_horizon``: how many empties depends on the
+  moves.  On the compiled core Hard's search is selective: probability
+  cut-offs (``probcut.py``) where they are calibrated for the board's learned
+  evaluation; on the pure-Python engine it searches full width, as before
+  the core.  Near the end (``_solver_horizon``: how many empties depends on the
   engine, the board and the budget) it solves exactly at once; a few empties
   further out it runs a short heuristic search for a fallback move (15% of
   the budget, 5% on 6x6), then the solver: win/draw/loss first, then the
@@ -36,6 +39,7 @@ from .core import available as core_available, make_solver, native_evaluator
 from .endgame import Timeout
 from .evaluation import make_evaluator
 from .learned import learned_evaluator, previous_weights_dir
+from .probcut import cuts_for
 from .search import WIN, Searcher, to_stones
 
 LEVELS = ("easy", "normal", "hard")
@@ -68,11 +72,16 @@ def evaluator(geo: Tables, anti: bool, evaluation: str = "learned"):
     return make_evaluator(geo, anti)
 
 
-def _searcher(geo: Tables, anti: bool, evaluation: str) -> Searcher:
+def _searcher(geo: Tables, anti: bool, evaluation: str, selective: bool = False) -> Searcher:
     """Normal's and Hard's search: in the compiled core when it is built (the
-    same values and moves at a fixed depth, tests/ai/test_core.py), else in Python."""
-    return Searcher(geo, evaluator(geo, anti, evaluation), anti=anti,
-                    native=native_evaluator(geo, anti, evaluation))
+    same values and moves at a fixed depth, tests/ai/test_core.py), else in Python.
+    ``selective`` (Hard on the compiled core): with the probability cut-offs
+    calibrated for the board's learned evaluation, where there are some."""
+    native = native_evaluator(geo, anti, evaluation)
+    cuts = None
+    if selective and native is not None and evaluation != "handmade" and learned_evaluator(geo.lib, anti):
+        cuts = cuts_for(geo.lib.board, anti, len(geo.squares))
+    return Searcher(geo, evaluator(geo, anti, evaluation), anti=anti, native=native, cuts=cuts)
 
 
 def _moves_list(geo: Tables, P: int, O: int) -> list[int]:
@@ -146,7 +155,7 @@ def choose_hard(geo: Tables, P: int, O: int, anti: bool, rng: random.Random,
     budget = deadline - start
     n = _empties(geo, P, O)
     exact_now, solve_to = _solver_horizon(geo, budget)
-    searcher = _searcher(geo, anti, evaluation)
+    searcher = _searcher(geo, anti, evaluation, selective=True)
     if n <= exact_now:
         # small endgame: the exact solver is certain to be quick
         sq = _solved_move(geo, P, O, anti, deadline)

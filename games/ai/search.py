@@ -27,6 +27,20 @@ from .endgame import Timeout, final_score
 
 WIN = 100_000
 INF = 10**9
+TABLE_MIN = 2     # MID_TT_MIN in _core.c: the table from 2 plies up
+TABLE_BITS = 20   # MID_TT_BITS in _core.c
+_M64 = (1 << 64) - 1
+
+
+def table_slot(P: int, O: int) -> int:
+    """The slot of a position in the search's table, the compiled search's
+    (``position_index`` in _core.c): a selective search's values depend on
+    what its table holds, so both keep the same one, a slot per index, the
+    last position stored there replacing the one before."""
+    h = ((P & _M64) * 0x9E3779B97F4A7C15 ^ (P >> 64) * 0xC2B2AE3D27D4EB4F
+         ^ (O & _M64) * 0x165667B19E3779F9 ^ (O >> 64) * 0xD6E8FEB86659FD93) & _M64
+    h ^= h >> 32
+    return ((h * 0x9E3779B97F4A7C15) & _M64) >> (64 - TABLE_BITS)
 
 
 def terminal_value(P: int, O: int, empties: int, anti: bool) -> int:
@@ -50,15 +64,17 @@ def to_stones(v: float) -> float:
 class Searcher:
     """Alpha-beta/PVS over one geometry.  Reuse an instance to keep its table."""
 
-    def __init__(self, geo: Tables, evaluate, *, anti: bool = False, compiled: bool = True, native=None):
+    def __init__(self, geo: Tables, evaluate, *, anti: bool = False, compiled: bool = True, native=None,
+                 cuts=None):
         self.geo = geo
+        self.cuts = cuts  # probcut.Cuts: probability cut-offs (Hard), None: a full-width search
         self.compiled = compiled  # move generation by the compiled core when it is built
         self.evaluate = evaluate
         # ``core.native_evaluator`` of the same evaluation: root() searches in C
         self.native = native if compiled else None
         self._table = native.new_table() if self.native is not None else 0
         self.anti = anti
-        self.tt: dict = {}
+        self.tt: dict = {}  # table_slot -> (P, O, depth, lower bound, upper bound, best square)
         self.nodes = 0
         self.deadline: float | None = None
         self._build()
@@ -76,6 +92,8 @@ class Searcher:
         me = self
         monotonic = clock.now
         static = move_priority(geo, anti)
+        cut_entry = self.cuts.entry if self.cuts is not None else None
+        half = WIN // 2
 
         def children(P, O, mv, tt_move, depth):
             cand = []
@@ -105,11 +123,11 @@ class Searcher:
                 if mv or moves(O, P):
                     return evaluate(P, O)
                 return terminal_value(P, O, (playable & ~(P | O)).bit_count(), anti)
-            key = (P, O)
-            entry = tt.get(key)
+            slot = table_slot(P, O) if depth >= TABLE_MIN else -1
+            entry = tt.get(slot)
             tt_move = -1
-            if entry is not None:
-                d, lo, hi, tt_move = entry
+            if entry is not None and entry[0] == P and entry[1] == O:
+                _, _, d, lo, hi, tt_move = entry
                 if d >= depth:
                     if lo >= beta:
                         return lo
@@ -117,6 +135,18 @@ class Searcher:
                         return hi
                     if lo == hi:
                         return lo
+            if cut_entry is not None:
+                shallow, above, below = cut_entry((playable & ~(P | O)).bit_count(), depth)
+                if shallow >= 0:
+                    # a shallow search sure enough that this node fails high (or low)
+                    if -half < beta and beta + above < half:
+                        bound = beta + above
+                        if pvs(P, O, shallow, bound - 1, bound, passed) >= bound:
+                            return beta
+                    if alpha < half and alpha - below > -half:
+                        bound = alpha - below
+                        if pvs(P, O, shallow, bound, bound + 1, passed) <= bound:
+                            return alpha
             mv = moves(P, O)
             if not mv:
                 if passed or not moves(O, P):
@@ -141,12 +171,8 @@ class Searcher:
                         alpha = v
                         if v >= beta:
                             break
-            if best <= alpha0:
-                tt[key] = (depth, -INF, best, best_sq)
-            elif best >= beta:
-                tt[key] = (depth, best, INF, best_sq)
-            else:
-                tt[key] = (depth, best, best, best_sq)
+            if slot >= 0:
+                tt[slot] = (P, O, depth, -INF if best <= alpha0 else best, INF if best >= beta else best, best_sq)
             return best
 
         self._pvs = pvs
@@ -160,8 +186,9 @@ class Searcher:
             return self._native_root(P, O, depth, first_move)
         mv = self.geo.moves(P, O)
         assert mv, "root() needs a position with a legal move"
-        entry = self.tt.get((P, O))
-        tt_move = first_move if first_move >= 0 else (entry[3] if entry else -1)
+        slot = table_slot(P, O)
+        entry = self.tt.get(slot)
+        tt_move = first_move if first_move >= 0 else (entry[5] if entry and entry[:2] == (P, O) else -1)
         cand = self._children(P, O, mv, tt_move, max(depth, 3))
         best, best_sq = -INF, cand[0][1]
         first = True
@@ -181,7 +208,7 @@ class Searcher:
                     alpha = v
                     if v >= beta:
                         break
-        self.tt[(P, O)] = (depth, best, best, best_sq) if best < beta else (depth, best, INF, best_sq)
+        self.tt[slot] = (P, O, depth, best, best if best < beta else INF, best_sq)
         return best, best_sq
 
     def _native_root(self, P: int, O: int, depth: int, first_move: int) -> tuple[int, int]:
@@ -189,7 +216,8 @@ class Searcher:
         if self.deadline is not None:
             seconds = max(1e-9, self.deadline - clock.now())
         value, best, nodes, finished, partial = self.native.root(P, O, depth, first_move, self._table, seconds,
-                                                                 clock.cpu_clock())
+                                                                 clock.cpu_clock(),
+                                                                 self.cuts.table if self.cuts is not None else None)
         self.nodes += nodes
         if partial is not None:
             self._partial = partial

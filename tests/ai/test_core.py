@@ -307,6 +307,56 @@ def test_the_compiled_search_finds_the_python_searchs_value_and_move(case):
     assert checked == 90
 
 
+@pytest.mark.parametrize("case", SEARCH_CASES, ids=ids)
+def test_with_probability_cut_offs_the_compiled_search_is_still_the_python_one(case):
+    """The selective search (probcut.py) in C and in Python, reading the same
+    table of cut-offs (here one that cuts often at 3 to 5 plies): the same
+    value and best move on every seeded position, though the cut-offs change
+    what a full-width search finds on some of them."""
+    from games.ai.levels import evaluator
+    from games.ai.probcut import Cuts
+    from games.ai.search import Searcher
+
+    from .conftest import random_board
+
+    variant = make_variant(**case)
+    geo = tables(variant.geometry)
+    anti = variant.anti
+    native = core.native_evaluator(geo, anti)
+    cuts = Cuts(len(geo.squares), ((10.0, 0.0, 1.0), (60.0, 0.0, 5.0)), t=0.5)
+    checked = changed = 0
+    for seed in range(100):
+        board = random_board(variant, 2 + seed % (len(geo.squares) - 6), 8000 + seed)
+        if board.is_game_over() or board.legal_moves == ["pass"]:
+            continue
+        t = board.turn_index
+        P, O = board.bits[t], board.bits[1 - t]
+        depth = 3 + seed % 3
+        python = Searcher(geo, evaluator(geo, anti), anti=anti, cuts=cuts).iterate(P, O, max_depth=depth)
+        compiled = Searcher(geo, evaluator(geo, anti), anti=anti, native=native, cuts=cuts)
+        assert compiled.iterate(P, O, max_depth=depth) == python, (depth, board.render())
+        full = Searcher(geo, evaluator(geo, anti), anti=anti, native=native).iterate(P, O, max_depth=depth)
+        changed += full != python
+        checked += 1
+        if checked == 40:
+            break
+    assert checked == 40
+    assert changed >= 2, changed
+
+
+def test_hard_searches_selectively_on_the_compiled_core_where_cut_offs_are_calibrated():
+    from games.ai.levels import _searcher
+    from games.ai.probcut import MODELS
+
+    for (board, anti) in MODELS:
+        geo = tables_for(board)
+        assert _searcher(geo, anti, "learned", selective=True).cuts is not None
+        assert _searcher(geo, anti, "learned").cuts is None  # Normal: full width
+        assert _searcher(geo, anti, "handmade", selective=True).cuts is None  # calibrated for the learned one
+    with core.python_engine():
+        assert _searcher(tables_for("8x8"), False, "learned", selective=True).cuts is None
+
+
 NORMAL_PLAYS = """
 import json, sys
 from games import Board

@@ -26,14 +26,16 @@ from games import Board, Variant
 
 from .. import choose_move, clock
 from ..core import python_engine
+from ..probcut import full_width
 
 # "normal-handmade" and "hard-handmade": the levels with the hand-made evaluation
 # even where learned weights are shipped (today's levels, to measure against);
 # "hard-python": Hard on the pure-Python engine though the compiled core is built
 # (Hard as it was before the core); "normal-previous" and "hard-previous": the
-# levels with the weights in GAMES_AI_PREVIOUS_WEIGHTS (a fit to measure a new one against)
+# levels with the weights in GAMES_AI_PREVIOUS_WEIGHTS (a fit to measure a new one against);
+# "hard-fullwidth": Hard on the compiled core without its probability cut-offs (probcut.py)
 PLAYER_KINDS = ("random", "easy", "normal", "hard", "normal-handmade", "hard-handmade", "hard-python",
-                "normal-previous", "hard-previous")
+                "normal-previous", "hard-previous", "hard-fullwidth")
 
 
 @dataclass
@@ -133,10 +135,11 @@ def play_game(variant: Variant, kinds: list[str], opening: list[str], *, time_li
             t0, c0 = time.monotonic(), time.process_time()
             level, _, evaluation = kind.partition("-")
             tl = time_limit if level == "hard" else None
-            engine = python_engine() if evaluation == "python" else nullcontext()
+            engine = (python_engine() if evaluation == "python" else full_width() if evaluation == "fullwidth"
+                      else nullcontext())
             with engine:
                 move = choose_move(board, level, time_limit=tl, seed=rng.randrange(1 << 30),
-                                   evaluation="learned" if evaluation in ("", "python") else evaluation)
+                                   evaluation="learned" if evaluation in ("", "python", "fullwidth") else evaluation)
             if times is not None and legal != ["pass"] and len(legal) > 1:
                 times.setdefault(kind, []).append(time.monotonic() - t0)
                 cpu_times.setdefault(kind, []).append(time.process_time() - c0)
