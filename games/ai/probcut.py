@@ -8,7 +8,8 @@ searching a node ``d`` plies deep, a null-window search ``s`` plies deep asks
 whether the node's value is beyond ``beta`` by ``T`` sigmas; if so the node
 fails high without the deep search (and low below ``alpha`` alike).  With
 ``T`` = 1.5 about one cut in fifteen is wrong, by a little; the time saved
-goes into searching deeper.
+goes into searching deeper (benchmarks/README.md, "Probability cut-offs in
+Hard's search": five plies more at 2 s on 8x8).
 
 ``Cuts.table`` holds, per number of empties and depth, the shallow depth
 (-1 where no cut is tried) and the two offsets added to ``beta`` and taken
@@ -31,6 +32,7 @@ T = 1.5          # how many standard deviations beyond the bound
 # of v_d - v_s (python -m games.ai.tools.calibrate)
 MODELS: dict[tuple[str, bool], tuple[tuple[float, float, float], tuple[float, float, float]]] = {
     ("8x8", False): ((75.6, -0.877, -3.46), (607.8, -10.208, 8.38)),
+    ("8x8", True): ((73.4, -1.764, 1.98), (271.6, -4.602, 6.76)),
 }
 
 

@@ -59,3 +59,24 @@ def test_the_calibrated_cut_offs_save_nodes_and_mostly_keep_the_move():
         selective_nodes += selective.nodes
     assert selective_nodes < full_nodes
     assert same >= 6
+
+
+def test_the_calibration_fits_the_spread_of_deep_against_shallow_values(capsys):
+    """``python -m games.ai.tools.calibrate`` on a small 6x6 sample: per depth and
+    empties, how far the deep value lies from the shallow one, and the line
+    for ``probcut.MODELS``."""
+    import pytest
+
+    from games.ai import core
+    from games.ai.tools.calibrate import main
+
+    if not core.available():
+        pytest.skip("calibrating needs the compiled core")
+    main(["--board", "6x6", "--positions", "160", "--max-depth", "6"])
+    out = capsys.readouterr().out
+    assert "160 positions, depths 0-6" in out
+    rows = [line.split() for line in out.splitlines() if line[:3].strip().isdigit() and ":" in line]
+    assert {int(r[0]) for r in rows} == {3, 4, 5, 6}
+    assert all(float(r[6]) >= 0 for r in rows)  # standard deviations
+    model = out.strip().splitlines()[-1]
+    assert model.startswith('    ("6x6", False): ((') and model.endswith(")),")
