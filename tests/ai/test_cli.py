@@ -59,3 +59,17 @@ def test_hard_plays_hard_on_the_pure_python_engine():
     result = run_match(Variant(board="6x6"), "hard", "hard-python", 2, time_limit=0.05, seed=3)
     assert result.n == 2
     assert "hard vs hard-python" in result.summary()
+
+
+def test_hard_plays_hard_without_its_cut_offs():
+    """``hard-fullwidth``: Hard on the compiled core searching full width, to
+    measure what the probability cut-offs bring; inside it no cut-offs are handed out."""
+    from games.ai.bitboard import tables_for
+    from games.ai.levels import _searcher
+    from games.ai.probcut import full_width
+
+    result = run_match(Variant(board="8x8", anti=True), "hard", "hard-fullwidth", 2, time_limit=0.05, seed=3)
+    assert result.n == 2
+    assert "hard vs hard-fullwidth" in result.summary()
+    with full_width():
+        assert _searcher(tables_for("8x8"), True, "learned", selective=True).cuts is None
