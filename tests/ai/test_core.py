@@ -271,6 +271,23 @@ def test_the_compiled_evaluations_give_the_python_values_exactly(case):
         assert positions >= 1000
 
 
+def playable_positions(variant, count: int, first_seed: int, spare: int = 6):
+    """``count`` seeded positions (seed, board, mover's stones, other's stones),
+    from the opening to ``spare`` empties, each with a move to play."""
+    squares = len(tables(variant.geometry).squares)
+    found = 0
+    for seed in range(20 * count):
+        board = random_board_for(variant, 2 + seed % (squares - spare), first_seed + seed)
+        if board.is_game_over() or board.legal_moves == ["pass"]:
+            continue
+        t = board.turn_index
+        yield seed, board, board.bits[t], board.bits[1 - t]
+        found += 1
+        if found == count:
+            return
+    raise AssertionError(f"fewer than {count} positions")
+
+
 SEARCH_CASES = BOARDS + [dict(board=c["board"], anti=True) for c in BOARDS[:4]]
 
 
@@ -283,28 +300,16 @@ def test_the_compiled_search_finds_the_python_searchs_value_and_move(case):
     from games.ai.levels import evaluator
     from games.ai.search import Searcher
 
-    from .conftest import random_board
-
     variant = make_variant(**case)
     geo = tables(variant.geometry)
     anti = variant.anti
     native = core.native_evaluator(geo, anti)
-    checked = 0
-    for seed in range(200):
-        board = random_board(variant, 2 + seed % (len(geo.squares) - 6), 7000 + seed)
-        if board.is_game_over() or board.legal_moves == ["pass"]:
-            continue
-        t = board.turn_index
-        P, O = board.bits[t], board.bits[1 - t]
+    for seed, board, P, O in playable_positions(variant, 90, 7000):
         depth = 1 + seed % (4 if len(geo.squares) <= 64 and seed % 5 == 0 else 3)
         python = Searcher(geo, evaluator(geo, anti), anti=anti).iterate(P, O, max_depth=depth)
         compiled = Searcher(geo, evaluator(geo, anti), anti=anti, native=native)
         assert compiled.iterate(P, O, max_depth=depth) == python, (depth, board.render())
         assert compiled.nodes > 0
-        checked += 1
-        if checked == 90:
-            break
-    assert checked == 90
 
 
 @pytest.mark.parametrize("case", SEARCH_CASES, ids=ids)
@@ -317,30 +322,19 @@ def test_with_probability_cut_offs_the_compiled_search_is_still_the_python_one(c
     from games.ai.probcut import Cuts
     from games.ai.search import Searcher
 
-    from .conftest import random_board
-
     variant = make_variant(**case)
     geo = tables(variant.geometry)
     anti = variant.anti
     native = core.native_evaluator(geo, anti)
     cuts = Cuts(len(geo.squares), ((10.0, 0.0, 1.0), (60.0, 0.0, 5.0)), t=0.5)
-    checked = changed = 0
-    for seed in range(100):
-        board = random_board(variant, 2 + seed % (len(geo.squares) - 6), 8000 + seed)
-        if board.is_game_over() or board.legal_moves == ["pass"]:
-            continue
-        t = board.turn_index
-        P, O = board.bits[t], board.bits[1 - t]
+    changed = 0
+    for seed, board, P, O in playable_positions(variant, 40, 8000):
         depth = 3 + seed % 3
         python = Searcher(geo, evaluator(geo, anti), anti=anti, cuts=cuts).iterate(P, O, max_depth=depth)
         compiled = Searcher(geo, evaluator(geo, anti), anti=anti, native=native, cuts=cuts)
         assert compiled.iterate(P, O, max_depth=depth) == python, (depth, board.render())
         full = Searcher(geo, evaluator(geo, anti), anti=anti, native=native).iterate(P, O, max_depth=depth)
         changed += full != python
-        checked += 1
-        if checked == 40:
-            break
-    assert checked == 40
     assert changed >= 2, changed
 
 
@@ -436,26 +430,14 @@ def test_every_moves_value_is_the_python_searchs_with_the_replies_searched_in_c(
     from games.ai.levels import evaluator
     from games.ai.search import Searcher
 
-    from .conftest import random_board
-
     variant = make_variant(**case)
     geo = tables(variant.geometry)
     anti = variant.anti
-    checked = 0
-    for seed in range(60):
-        board = random_board(variant, 2 + seed % (len(geo.squares) - 8), 9000 + seed)
-        if board.is_game_over() or board.legal_moves == ["pass"]:
-            continue
-        t = board.turn_index
-        P, O = board.bits[t], board.bits[1 - t]
+    for seed, board, P, O in playable_positions(variant, 20, 9000, spare=8):
         depth = 1 + seed % 3
         python = Searcher(geo, evaluator(geo, anti), anti=anti).move_values(P, O, depth)
         compiled = Searcher(geo, evaluator(geo, anti), anti=anti, native=core.native_evaluator(geo, anti))
         assert sorted(compiled.move_values(P, O, depth)) == sorted(python), (depth, board.render())
-        checked += 1
-        if checked == 20:
-            break
-    assert checked == 20
 
 
 @pytest.mark.parametrize("case", SOLVE_CASES[:4] + SOLVE_CASES[-4:], ids=ids)
