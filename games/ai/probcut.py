@@ -2,7 +2,7 @@
 
 A search ``d`` plies deep rarely lands far from one ``s = shallow_depth(d)``
 plies deep: over self-play positions the difference has a mean and a standard
-deviation ``sigma`` that grow with the empties and the depth (fitted per board
+deviation ``sigma`` that depend on the empties and the depth (fitted per board
 and rule by ``python -m games.ai.tools.calibrate``, ``MODELS``).  So before
 searching a node ``d`` plies deep, a null-window search ``s`` plies deep asks
 whether the node's value is beyond ``beta`` by ``T`` sigmas; if so the node
@@ -14,8 +14,7 @@ Hard's search": five plies more at 2 s on 8x8).
 ``Cuts.table`` holds, per number of empties and depth, the shallow depth
 (-1 where no cut is tried) and the two offsets added to ``beta`` and taken
 from ``alpha`` (centi-discs); the Python search and the compiled one read the
-same table (``search.Searcher(cuts=...)``), so they
-stay the same search.
+same table (``search.Searcher(cuts=...)``), so they stay the same search.
 """
 
 from __future__ import annotations
