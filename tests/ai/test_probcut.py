@@ -4,6 +4,9 @@ fire leave the full-width search as it was, and that calibrated ones save
 nodes.  tests/ai/test_core.py checks that the compiled search makes the same
 cuts."""
 
+import pytest
+
+from games.ai import core
 from games.ai.bitboard import tables
 from games.ai.levels import evaluator
 from games.ai.probcut import MAX_DEPTH, MIN_DEPTH, MODELS, Cuts, cuts_for, shallow_depth
@@ -65,9 +68,6 @@ def test_the_calibration_fits_the_spread_of_deep_against_shallow_values(capsys):
     """``python -m games.ai.tools.calibrate`` on a small 6x6 sample: per depth and
     empties, how far the deep value lies from the shallow one, and the line
     for ``probcut.MODELS``."""
-    import pytest
-
-    from games.ai import core
     from games.ai.tools.calibrate import main
 
     if not core.available():
