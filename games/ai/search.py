@@ -27,16 +27,18 @@ from .endgame import Timeout, final_score
 
 WIN = 100_000
 INF = 10**9
-TABLE_MIN = 2     # MID_TT_MIN in _core.c: the table from 2 plies up
+TABLE_MIN = 2     # MID_TT_MIN in _core.c: the compiled search's table from 2 plies up
 TABLE_BITS = 20   # MID_TT_BITS in _core.c
 _M64 = (1 << 64) - 1
 
 
 def table_slot(P: int, O: int) -> int:
-    """The slot of a position in the search's table, the compiled search's
-    (``position_index`` in _core.c): a selective search's values depend on
-    what its table holds, so both keep the same one, a slot per index, the
-    last position stored there replacing the one before."""
+    """The slot of a position in the compiled search's table (``position_index``
+    in _core.c).  A selective search's values depend on what its table holds,
+    so with cut-offs the Python search keeps the same table: a slot per index,
+    the last position stored there replacing the one before, from TABLE_MIN
+    plies up.  A full-width search's values do not, so without cut-offs it
+    keeps every position from 1 ply up, which saves it nodes and time."""
     h = ((P & _M64) * 0x9E3779B97F4A7C15 ^ (P >> 64) * 0xC2B2AE3D27D4EB4F
          ^ (O & _M64) * 0x165667B19E3779F9 ^ (O >> 64) * 0xD6E8FEB86659FD93) & _M64
     h ^= h >> 32
@@ -74,7 +76,8 @@ class Searcher:
         self.native = native if compiled else None
         self._table = native.new_table() if self.native is not None else 0
         self.anti = anti
-        self.tt: dict = {}  # table_slot -> (P, O, depth, lower bound, upper bound, best square)
+        # table_slot, or (P, O) in a full-width search -> (P, O, depth, lower bound, upper bound, best square)
+        self.tt: dict = {}
         self.nodes = 0
         self.deadline: float | None = None
         self._build()
@@ -93,6 +96,7 @@ class Searcher:
         monotonic = clock.now
         static = move_priority(geo, anti)
         cut_entry = self.cuts.entry if self.cuts is not None else None
+        table_min = 1 if cut_entry is None else TABLE_MIN
         half = WIN // 2
 
         def children(P, O, mv, tt_move, depth):
@@ -123,8 +127,8 @@ class Searcher:
                 if mv or moves(O, P):
                     return evaluate(P, O)
                 return terminal_value(P, O, (playable & ~(P | O)).bit_count(), anti)
-            slot = table_slot(P, O) if depth >= TABLE_MIN else -1
-            entry = tt.get(slot)
+            key = None if depth < table_min else (P, O) if cut_entry is None else table_slot(P, O)
+            entry = tt.get(key)
             tt_move = -1
             if entry is not None and entry[0] == P and entry[1] == O:
                 _, _, d, lo, hi, tt_move = entry
@@ -171,8 +175,8 @@ class Searcher:
                         alpha = v
                         if v >= beta:
                             break
-            if slot >= 0:
-                tt[slot] = (P, O, depth, -INF if best <= alpha0 else best, INF if best >= beta else best, best_sq)
+            if key is not None:
+                tt[key] = (P, O, depth, -INF if best <= alpha0 else best, INF if best >= beta else best, best_sq)
             return best
 
         self._pvs = pvs
@@ -186,8 +190,8 @@ class Searcher:
             return self._native_root(P, O, depth, first_move)
         mv = self.geo.moves(P, O)
         assert mv, "root() needs a position with a legal move"
-        slot = table_slot(P, O)
-        entry = self.tt.get(slot)
+        key = (P, O) if self.cuts is None else table_slot(P, O)
+        entry = self.tt.get(key)
         tt_move = first_move if first_move >= 0 else (entry[5] if entry and entry[:2] == (P, O) else -1)
         cand = self._children(P, O, mv, tt_move, max(depth, 3))
         best, best_sq = -INF, cand[0][1]
@@ -208,7 +212,7 @@ class Searcher:
                     alpha = v
                     if v >= beta:
                         break
-        self.tt[slot] = (P, O, depth, best, best if best < beta else INF, best_sq)
+        self.tt[key] = (P, O, depth, best, best if best < beta else INF, best_sq)
         return best, best_sq
 
     def _native_root(self, P: int, O: int, depth: int, first_move: int) -> tuple[int, int]:
