@@ -2,6 +2,7 @@
 reference, mirror images get one value, and the weights file keeps what was written."""
 
 import random
+import zlib
 from array import array
 
 import pytest
@@ -10,8 +11,8 @@ from games import Board
 from games.ai import choose_move
 from games.ai.bitboard import tables
 from games.ai.evaluation import make_evaluator
-from games.ai.learned import (Weights, evaluator_from, learned_evaluator, read_weights, weights_path,
-                               write_weights)
+from games.ai.learned import (HEADER, STAGE, Weights, evaluator_from, learned_evaluator, read_weights,
+                               weights_path, write_weights)
 from games.ai.levels import evaluator
 from games.ai.patterns import pattern_set
 from games.rules.geometry import get_geometry
@@ -106,6 +107,27 @@ def test_weights_file_round_trip(tmp_path):
     with_hand = evaluator_from(geo, back)
     hand = make_evaluator(tables(geo), False)
     assert with_hand(P, O) == patterns + 500 * hand(P, O) // 1000
+
+
+def test_a_version_2_file_compressed_with_zlib_still_reads(tmp_path):
+    """Files written before the change to lzma (a previous fit kept to measure a
+    new one against) load as they did."""
+    geo = get_geometry("6x6")
+    stages = symmetric_weights(pattern_set(geo), random.Random(5), [(0, 17), (18, 36)])
+    path = tmp_path / "6x6.bin"
+    write_weights(path, Weights("6x6", False, geo.playable_count, stages))
+    raw = path.read_bytes()
+    header = bytearray(raw[:HEADER.size + 2 * STAGE.size])
+    assert HEADER.unpack_from(header)[1] == 3
+    header[4:6] = (2).to_bytes(2, "little")
+    data = b"".join(w.tobytes() for _, _, w in stages)
+    old = tmp_path / "old.bin"
+    old.write_bytes(bytes(header) + zlib.compress(data, 9))
+    assert [list(w) for _, _, w in read_weights(old).stages] == [list(w) for _, _, w in stages]
+    header[4:6] = (1).to_bytes(2, "little")
+    old.write_bytes(bytes(header) + zlib.compress(data, 9))
+    with pytest.raises(ValueError, match="not a weights file of version 2 or 3"):
+        read_weights(old)
 
 
 @pytest.mark.parametrize("anti", [False, True])
