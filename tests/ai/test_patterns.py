@@ -110,8 +110,8 @@ def test_weights_file_round_trip(tmp_path):
 
 
 def test_a_version_2_file_compressed_with_zlib_still_reads(tmp_path):
-    """Files written before the change to lzma (a previous fit kept to measure a
-    new one against) load as they did."""
+    """A version 2 file, compressed with zlib (say an older fit kept to measure a
+    new one against), loads the same weights; an unknown version is refused."""
     geo = get_geometry("6x6")
     stages = symmetric_weights(pattern_set(geo), random.Random(5), [(0, 17), (18, 36)])
     path = tmp_path / "6x6.bin"
