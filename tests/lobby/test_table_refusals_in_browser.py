@@ -94,7 +94,10 @@ def test_a_guest_in_german_and_a_host_in_english_misclick_at_a_table(live_site, 
     host.wait_for_function("() => document.querySelector('#game-state .cell.legal')")
     assert markers_shown(host) > 0 and markers_shown(guest) == 0
     guest_sent = MovesSent(guest)
-    for cell in guest.locator("#game-state button.cell").all()[::7]:
+    squares = [c.get_attribute("data-square") for c in guest.locator("#game-state button.cell").all()[::7]]
+    for square in squares:
+        cell = guest.locator(f'#game-state button.cell[data-square="{square}"]')
+        cell.wait_for(state="visible")  # a push may be redrawing the board just now
         cell.click(force=True)  # a person can click it; out of turn it is no button
     assert_whole(guest)
 
