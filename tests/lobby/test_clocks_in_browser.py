@@ -5,6 +5,7 @@ other page shows it by itself; of three, the computer plays on.
 
 The tables are opened through the service with clocks of a few seconds (the form's
 least is a minute; the clock logic is the same)."""
+import re
 import time
 
 import pytest
@@ -129,7 +130,10 @@ def test_a_move_just_in_time_counts_and_the_increment_is_added(live_site, browse
     left = Seat.objects.get(game=game, colour="black").remaining
     # What was left (under 1.5 s), plus her lag credit (at most 1 s), plus the 2 s increment.
     assert 2.0 < left < 1.5 + deadlines.MAX_LAG_CREDIT + 2, left
-    expect(other.locator('#clocks .clock[data-colour="black"] .clock-time')).to_have_text(f"{int(left * 10) / 10:.1f}")
+    # tenths, cut down; the page may see the stored seconds a hair higher (3.39999 as 3.4)
+    shown = {f"{int(left * 10) / 10:.1f}", f"{int((left + 0.001) * 10) / 10:.1f}"}
+    expect(other.locator('#clocks .clock[data-colour="black"] .clock-time')).to_have_text(
+        re.compile("^(" + "|".join(re.escape(text) for text in shown) + ")$"))
     assert errors == []
 
 
