@@ -31,7 +31,7 @@ T = 1.5          # how many standard deviations beyond the bound
 # of v_d - v_s (python -m games.ai.tools.calibrate)
 MODELS: dict[tuple[str, bool], tuple[tuple[float, float, float], tuple[float, float, float]]] = {
     ("8x8", False): ((75.6, -0.877, -3.46), (607.8, -10.208, 8.38)),
-    ("8x8", True): ((73.4, -1.764, 1.98), (271.6, -4.602, 6.76)),
+    ("8x8", True): ((32.6, -0.975, 3.00), (268.2, -4.069, 3.47)),
 }
 
 
