@@ -374,18 +374,24 @@ def cmd_fit(args) -> None:
     hand = make_evaluator(geo, args.anti)
 
     def design(rows):
-        idx = np.array([ps.evaluate_indices(P, O) for P, O, *_ in rows], dtype=np.int64).reshape(-1, n_inst)
-        idx = canon_flat[idx]
-        cols = [idx, np.full((len(rows), 1), F)]
-        vals = [np.ones(idx.shape), np.ones((len(rows), 1))]
+        # filled in blocks into int32 columns: millions of positions as one list
+        # of Python index tuples would take several times the matrix's memory
+        width = n_inst + 1 + (1 if args.hand else 0)
+        idx = np.empty((len(rows), width), dtype=np.int32)
+        data = np.ones((len(rows), width))
+        idx[:, n_inst] = F
         if args.hand:
-            # the hand-made evaluation in discs, one dense column
-            cols.append(np.full((len(rows), 1), F + 1))
-            vals.append(np.array([[hand(P, O) / 100] for P, O, *_ in rows]))
-        idx = np.hstack(cols)
-        data = np.hstack(vals).ravel()
-        indptr = np.arange(0, idx.size + 1, idx.shape[1])
-        X = csr_matrix((data, idx.ravel(), indptr), shape=(len(rows), F + 2))
+            idx[:, n_inst + 1] = F + 1
+        block = 100_000
+        for k in range(0, len(rows), block):
+            part = rows[k:k + block]
+            found = np.array([ps.evaluate_indices(P, O) for P, O, *_ in part], dtype=np.int64)
+            idx[k:k + len(part), :n_inst] = canon_flat[found.reshape(-1, n_inst)]
+            if args.hand:
+                # the hand-made evaluation in discs, one dense column
+                data[k:k + len(part), n_inst + 1] = [hand(P, O) / 100 for P, O, *_ in part]
+        indptr = np.arange(0, idx.size + 1, width, dtype=np.int32 if idx.size < 2**31 else np.int64)
+        X = csr_matrix((data.ravel(), idx.ravel(), indptr), shape=(len(rows), F + 2))
         y = np.array([r[3] for r in rows], dtype=float)
         return X, y
 
