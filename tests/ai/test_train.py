@@ -14,7 +14,7 @@ from games.rules.geometry import get_geometry
 
 
 def test_a_chunk_is_reproducible_and_labelled_exactly_near_the_end(tmp_path):
-    args = ("6x6", False, 3, 3, 4, 10, 150.0, False)
+    args = ("6x6", False, 3, 3, 4, 10, 150.0, False, ("handmade", 2))
     selfplay_chunk(args + (tmp_path / "a.txt",))
     selfplay_chunk(args + (tmp_path / "b.txt",))
     assert (tmp_path / "a.txt").read_text() == (tmp_path / "b.txt").read_text()
@@ -39,10 +39,28 @@ def test_fast_selfplay_plays_and_labels_the_same_games_on_the_compiled_core(tmp_
     if not core.available():
         pytest.skip("the compiled core is not built")
     args = (board, anti, 5, 2, 10, 10, 150.0)
-    selfplay_chunk(args + (False, tmp_path / "python.txt"))
-    selfplay_chunk(args + (True, tmp_path / "core.txt"))
+    selfplay_chunk(args + (False, ("handmade", 2), tmp_path / "python.txt"))
+    selfplay_chunk(args + (True, ("handmade", 2), tmp_path / "core.txt"))
     python = (tmp_path / "python.txt").read_text()
     assert python and (tmp_path / "core.txt").read_text() == python
+
+
+def test_the_learned_player_plays_its_own_games_the_same_on_both_engines(tmp_path):
+    """``--player learned``: the moves come from a 4-ply search with the shipped
+    learned evaluation, in C on the compiled core and the same in Python."""
+    from games.ai import core
+
+    if not core.available():
+        pytest.skip("the compiled core is not built")
+    args = ("6x6", False, 5, 2, 4, 8, 100.0)
+    selfplay_chunk(args + (False, ("learned", 4), tmp_path / "python.txt"))
+    selfplay_chunk(args + (True, ("learned", 4), tmp_path / "core.txt"))
+    selfplay_chunk(args + (True, ("handmade", 2), tmp_path / "handmade.txt"))
+    learned = (tmp_path / "core.txt").read_text()
+    assert learned and (tmp_path / "python.txt").read_text() == learned
+    assert learned != (tmp_path / "handmade.txt").read_text()
+    rows = read_positions([tmp_path / "core.txt"])
+    assert all(exact == (e <= 8) for _, _, e, _, exact in rows)
 
 
 def test_bootstrap_labels_are_the_same_searched_in_c(tmp_path):
@@ -52,7 +70,7 @@ def test_bootstrap_labels_are_the_same_searched_in_c(tmp_path):
 
     if not core.available():
         pytest.skip("the compiled core is not built")
-    selfplay_chunk(("8x8", False, 7, 2, 10, 10, 150.0, True, tmp_path / "games.txt"))
+    selfplay_chunk(("8x8", False, 7, 2, 10, 10, 150.0, True, ("handmade", 2), tmp_path / "games.txt"))
     positions = [(P, O) for P, O, e, *_ in read_positions([tmp_path / "games.txt"]) if e > 12][:40]
     task = ("8x8", False, 2, shipped_stages(tables_for("8x8").lib, False), positions)
     in_c = _label_chunk(task)

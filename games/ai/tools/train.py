@@ -15,7 +15,9 @@ Steps (files under ``--data``, default ``var/ai-train/<board>[-anti]/``):
   after that long, so each call is a step of at most an hour).  A game starts
   with 0-``--random-plies`` uniformly random moves, then each move is drawn
   from a softmax over the moves' values (a 2-ply search with the hand-made
-  evaluation, temperature ``--temperature`` centi-discs).  Every position
+  evaluation, temperature ``--temperature`` centi-discs; ``--player learned``:
+  a 4-ply search, ``--player-depth``, with the shipped learned evaluation,
+  whose games are nearer to those Hard plays).  Every position
   from ``--exact`` empties down is labelled with its exact final margin by the
   endgame solver; the earlier positions of the game get the exact margin of
   the game's first solved position (the result under perfect play from there:
@@ -66,7 +68,7 @@ from .. import core
 from ..bitboard import tables_for
 from ..endgame import EndgameSolver
 from ..evaluation import make_evaluator
-from ..learned import evaluator_from, weights_path
+from ..learned import evaluator_from, learned_evaluator, weights_path
 from ..search import Searcher, to_stones
 
 TEST_SEED = 10**6
@@ -82,14 +84,24 @@ def _start(board: str, anti: bool) -> tuple[int, int]:
 
 
 class Player:
-    """Self-play: random opening moves, then a softmax over 2-ply values."""
+    """Self-play: random opening moves, then a softmax over the moves' values:
+    a 2-ply search with the hand-made evaluation (``evaluation="handmade"``),
+    or a ``depth``-ply one with the shipped learned evaluation (``"learned"``:
+    games nearer to Hard's own)."""
 
-    def __init__(self, board: str, anti: bool, temperature: float, depth: int = 2, fast: bool = False):
+    def __init__(self, board: str, anti: bool, temperature: float, depth: int = 2, fast: bool = False,
+                 evaluation: str = "handmade"):
         self.geo = tables_for(board)
         self.anti = anti
         # the compiled twin gives the same values (tests/ai/test_core.py), so the same games
-        native = _core(fast).native_evaluator(self.geo, anti, "handmade") if fast else None
-        self.searcher = Searcher(self.geo, make_evaluator(self.geo, anti), anti=anti, native=native)
+        native = _core(fast).native_evaluator(self.geo, anti, evaluation) if fast else None
+        if evaluation == "learned":
+            evaluate = learned_evaluator(self.geo.lib, anti)
+            if evaluate is None:
+                raise SystemExit(f"--player learned: no weights are shipped for {board}{' Anti' if anti else ''}")
+        else:
+            evaluate = make_evaluator(self.geo, anti)
+        self.searcher = Searcher(self.geo, evaluate, anti=anti, native=native)
         self.temperature = temperature
         self.depth = depth
 
@@ -152,9 +164,9 @@ def play(player: Player, rng: random.Random, P: int, O: int, random_plies: int, 
 
 
 def selfplay_chunk(args) -> str:
-    board, anti, chunk, games, random_plies, exact, temperature, fast, out = args
+    board, anti, chunk, games, random_plies, exact, temperature, fast, (evaluation, depth), out = args
     rng = random.Random(chunk * 7919 + (1 if anti else 0))
-    player = Player(board, anti, temperature, fast=fast)
+    player = Player(board, anti, temperature, depth, fast=fast, evaluation=evaluation)
     lines = []
     for _ in range(games):
         P, O = _start(board, anti)
@@ -191,9 +203,10 @@ def testset_chunk(args) -> str:
     stopped (``--minutes``, a kill) goes on where it was and gives the same
     positions as an unbroken run: at 24 empties one octagon position took the
     C solver over two hours."""
-    board, anti, chunk, count, empties_list, random_plies, exact, temperature, fast, out, deadline = args
+    board, anti, chunk, count, empties_list, random_plies, exact, temperature, fast, (evaluation, depth), out, \
+        deadline = args
     rng = random.Random(TEST_SEED + chunk * 7919 + (1 if anti else 0))
-    player = Player(board, anti, temperature, fast=fast)
+    player = Player(board, anti, temperature, depth, fast=fast, evaluation=evaluation)
     part = out.with_suffix(".part")
     lines = []
     if part.exists():
@@ -282,6 +295,13 @@ def _data_dir(args) -> Path:
     return Path(args.data) / f"{args.board}{'-anti' if args.anti else ''}"
 
 
+def _player(args) -> tuple[str, int]:
+    """The self-play player's evaluation and search depth."""
+    if args.player == "learned":
+        return "learned", args.player_depth or 4
+    return "handmade", args.player_depth or 2
+
+
 def cmd_selfplay(args) -> None:
     d = _data_dir(args)
     d.mkdir(parents=True, exist_ok=True)
@@ -291,7 +311,7 @@ def cmd_selfplay(args) -> None:
         out = d / f"selfplay-{k:05d}.txt"
         if not out.exists():
             tasks.append((args.board, args.anti, k, args.chunk, args.random_plies, args.exact,
-                          args.temperature, args.fast, out))
+                          args.temperature, args.fast, _player(args), out))
     print(f"{chunks - len(tasks)} of {chunks} chunks done, {len(tasks)} to play", flush=True)
     _run(tasks, selfplay_chunk, args.jobs, args.minutes)
 
@@ -307,7 +327,7 @@ def cmd_testset(args) -> None:
         out = d / f"test-{k:04d}.txt"
         if not out.exists():
             tasks.append((args.board, args.anti, k, per, empties, args.random_plies, args.exact,
-                          args.temperature, args.fast, out, deadline))
+                          args.temperature, args.fast, _player(args), out, deadline))
     _run(tasks, testset_chunk, args.jobs, args.minutes)
 
 
@@ -574,6 +594,10 @@ def main(argv=None) -> None:
     p.add_argument("--random-plies", type=int, default=10)
     p.add_argument("--exact", type=int, default=14, help="solve exactly from this many empties")
     p.add_argument("--temperature", type=float, default=150.0, help="softmax temperature, centi-discs")
+    p.add_argument("--player", default="handmade", choices=("handmade", "learned"),
+                   help="selfplay and testset: the moves' values by the hand-made evaluation (2 plies) "
+                        "or by the shipped learned one (4 plies: stronger games, nearer to Hard's)")
+    p.add_argument("--player-depth", type=int, default=None, help="the player's search depth")
     p.add_argument("--stage-width", type=int, default=4)
     p.add_argument("--damp", default="2,8", help="ridge damping values to try")
     p.add_argument("--bootstrap", type=int, default=0, metavar="PLIES",
