@@ -17,7 +17,7 @@ Steps (files under ``--data``, default ``var/ai-train/<board>[-anti]/``):
   from a softmax over the moves' values (a 2-ply search with the hand-made
   evaluation, temperature ``--temperature`` centi-discs; ``--player learned``:
   a 4-ply search, ``--player-depth``, with the shipped learned evaluation,
-  whose games are nearer to those Hard plays).  Every position
+  whose games are nearer to those Hard plays, and change when the weights do).  Every position
   from ``--exact`` empties down is labelled with its exact final margin by the
   endgame solver; the earlier positions of the game get the exact margin of
   the game's first solved position (the result under perfect play from there:
