@@ -55,7 +55,7 @@ def test_the_learned_player_plays_its_own_games_the_same_on_both_engines(tmp_pat
     args = ("6x6", False, 5, 2, 4, 8, 100.0)
     selfplay_chunk(args + (False, ("learned", 4), tmp_path / "python.txt"))
     selfplay_chunk(args + (True, ("learned", 4), tmp_path / "core.txt"))
-    selfplay_chunk(args + (True, ("handmade", 2), tmp_path / "handmade.txt"))
+    selfplay_chunk(args + (True, ("handmade", 4), tmp_path / "handmade.txt"))
     learned = (tmp_path / "core.txt").read_text()
     assert learned and (tmp_path / "python.txt").read_text() == learned
     assert learned != (tmp_path / "handmade.txt").read_text()

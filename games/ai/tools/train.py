@@ -93,14 +93,14 @@ class Player:
                  evaluation: str = "handmade"):
         self.geo = tables_for(board)
         self.anti = anti
-        # the compiled twin gives the same values (tests/ai/test_core.py), so the same games
-        native = _core(fast).native_evaluator(self.geo, anti, evaluation) if fast else None
         if evaluation == "learned":
             evaluate = learned_evaluator(self.geo.lib, anti)
             if evaluate is None:
                 raise SystemExit(f"--player learned: no weights are shipped for {board}{' Anti' if anti else ''}")
         else:
             evaluate = make_evaluator(self.geo, anti)
+        # the compiled twin gives the same values (tests/ai/test_core.py), so the same games
+        native = _core(fast).native_evaluator(self.geo, anti, evaluation) if fast else None
         self.searcher = Searcher(self.geo, evaluate, anti=anti, native=native)
         self.temperature = temperature
         self.depth = depth
