@@ -9,7 +9,8 @@ reference the core is tested against (``tests/ai/test_core.py``).
 
 ``CoreSolver`` is ``endgame.EndgameSolver``'s interface on the compiled
 solver: the same exact scores, found by null-window probes (MTD(f)) driven
-from here, each probe searched in C.
+from here, each probe searched in C, its moves ordered far from the end by
+the learned evaluation (``native_evaluator``).
 """
 
 from __future__ import annotations
@@ -126,6 +127,8 @@ class CoreSolver:
         self.top = geo.playable.bit_count()
         self.proven: tuple[int, int | None] = (-INF, None)
         self._fresh = True
+        # orders the moves far from the end (the value is the same without it)
+        self.evaluator = native_evaluator(geo, anti)
 
     def _probe(self, P: int, O: int, t: int) -> tuple[int, int | None]:
         """(r, move): r >= t, value >= r (move reaches it); r < t, value <= r."""
@@ -137,7 +140,8 @@ class CoreSolver:
         if self.deadline is not None:
             seconds = max(1e-9, self.deadline - clock.now())
         nodes_left = -1 if self.max_nodes is None else max(0, self.max_nodes - self.nodes)
-        r, sq, nodes, finished = self.core.probe(P, O, t, seconds, clock.cpu_clock(), nodes_left, self._fresh)
+        r, sq, nodes, finished = self.core.probe(P, O, t, seconds, clock.cpu_clock(), nodes_left, self._fresh,
+                                                 self.evaluator)
         self._fresh = False
         self.nodes += nodes
         if not finished:

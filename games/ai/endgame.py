@@ -296,6 +296,12 @@ class EndgameSolver:
                 nO = O ^ f
                 if sq == tt_move:
                     key_ = -1000
+                elif anti:
+                    # stones are what Anti loses by: few turned, no corner of
+                    # one's own (never turned back), the opponent's way to one open
+                    om = moves(nO, nP)
+                    key_ = (om.bit_count() * 16 + f.bit_count() * 8 + (b & corners and 24 or 0)
+                            - (om & corners).bit_count() * 16)
                 else:
                     om = moves(nO, nP)
                     key_ = om.bit_count() * 16 + (om & corners).bit_count() * 32 - (b & corners and 24 or 0) + (x_squares >> sq & 1) * 8

@@ -141,6 +141,38 @@ def test_exact_scores_agree_on_random_endgames(case):
     assert checked >= 6
 
 
+@pytest.mark.parametrize("case", SOLVE_CASES, ids=ids)
+def test_the_evaluation_orders_the_solvers_moves_without_changing_a_value(case):
+    """From 12 empties the compiled solver orders its moves by the learned
+    evaluation (core.c's SORT_EV): the same values as ordered without it."""
+    variant = make_variant(**case)
+    geo = tables(variant.geometry)
+    anti = variant.anti
+    checked = 0
+    for seed in range(3):
+        board = endgame_board(variant, 15, 2000 + seed)
+        if board.is_game_over():
+            continue
+        t = board.turn_index
+        P, O = board.bits[t], board.bits[1 - t]
+        ordered = core.CoreSolver(geo, anti=anti)
+        assert ordered.evaluator is not None
+        plain = core.CoreSolver(geo, anti=anti)
+        plain.evaluator = None
+        assert ordered.solve(P, O)[0] == plain.solve(P, O)[0], board.render()
+        checked += 1
+    assert checked >= 2
+
+
+def test_the_solver_refuses_an_evaluation_of_another_board_or_rule():
+    geo = tables_for("8x8")
+    board = Board(make_variant(board="8x8"))
+    P, O = board.bits[board.turn_index], board.bits[1 - board.turn_index]
+    for other in (core.native_evaluator(geo, True), core.native_evaluator(tables_for("6x6"), False), "learned"):
+        with pytest.raises(TypeError):
+            core.core_for(geo, False).probe(P, O, 0, 0.0, False, 1000, True, other)
+
+
 def test_the_published_ffo_scores_and_moves():
     positions = [p for p in _ffo_positions() if int(p[0]) <= 24]  # 14 to 20 empties
     assert len(positions) == 24
