@@ -154,7 +154,7 @@ def choose_hard(geo: Tables, P: int, O: int, anti: bool, rng: random.Random,
         deadline = start + HARD_DEFAULT_TIME * BUDGET_SHARE
     budget = deadline - start
     n = _empties(geo, P, O)
-    exact_now, solve_to = _solver_horizon(geo, budget)
+    exact_now, solve_to = _solver_horizon(geo, budget, anti)
     searcher = _searcher(geo, anti, evaluation, selective=True)
     if n <= exact_now:
         # small endgame: the exact solver is certain to be quick
@@ -185,20 +185,24 @@ def choose_hard(geo: Tables, P: int, O: int, anti: bool, rng: random.Random,
     return best if best >= 0 else moves[0]
 
 
-def _solver_horizon(geo: Tables, budget: float) -> tuple[int, int]:
+def _solver_horizon(geo: Tables, budget: float, anti: bool = False) -> tuple[int, int]:
     """(solve exactly at once up to, try the solver up to) empties for a budget.
 
     Up to ``now`` empties the exact solve is quick enough to run at once; up to
     ``to`` it usually fits this budget, and the short search before it is the
     fallback.  The compiled core (``core.py``) solves many times faster than the
-    pure-Python solver, so it reaches further; larger boards are slower per node.
-    The solver's times on both engines are in benchmarks/README.md, "The engine:
-    perft, search and the exact solver".
+    pure-Python solver, so it reaches further; larger boards are slower per node,
+    and Anti on 8x8 one empty short of the rest (it cuts less: its scores stay near
+    nought, where the corner and stability bounds never bite).  The
+    solver's times on both engines are in benchmarks/README.md, "The engine:
+    perft, search and the exact solver" and "Hard's endgame in Anti".
     """
     big = len(geo.squares) > 64
     if core_available():
         now = 16
         to = 20 if budget >= 1.5 else 18 if budget >= 0.4 else 16
+        if anti and not big:
+            to -= 1
     else:
         now = 12
         to = 16 if budget >= 1.5 else 15 if budget >= 0.4 else 13
