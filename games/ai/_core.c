@@ -358,7 +358,8 @@ typedef struct { int key, sq; u128 p, o; } Child;
 /* The solver's evaluation (Core.probe's evaluator, or NULL), for ordering the
  * moves from EVAL_SORT_MIN empties up: there nodes are few enough to pay for an
  * evaluation each, and it finds the best move first more often than mobility
- * alone (a third fewer nodes at 20 empties, benchmarks/README.md). */
+ * alone (a third fewer nodes at 20 empties: benchmarks/README.md, "The solver's
+ * move order"). */
 struct EvalObject;
 static const struct EvalObject *SORT_EV;
 static void sort_eval_from(u128 P, u128 O);

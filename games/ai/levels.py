@@ -18,7 +18,7 @@
   cut-offs (``probcut.py``) where they are calibrated for the board's learned
   evaluation; on the pure-Python engine it searches full width, as before
   the core.  Near the end (``_solver_horizon``: how many empties depends on the
-  engine, the board and the budget) it solves exactly at once; a few empties
+  engine, the board, the rule and the budget) it solves exactly at once; a few empties
   further out it runs a short heuristic search for a fallback move (15% of
   the budget, 5% on 6x6), then the solver: win/draw/loss first, then the
   exact score with the rest of the budget, by null-window probes from the
@@ -193,9 +193,9 @@ def _solver_horizon(geo: Tables, budget: float, anti: bool = False) -> tuple[int
     fallback.  The compiled core (``core.py``) solves many times faster than the
     pure-Python solver, so it reaches further; larger boards are slower per node,
     and Anti on 8x8 one empty short of the rest (it cuts less: its scores stay near
-    nought, where the corner and stability bounds never bite).  The
-    solver's times on both engines are in benchmarks/README.md, "The engine:
-    perft, search and the exact solver" and "Hard's endgame in Anti".
+    nought, where the corner and stability bounds never bite).  The solver's
+    times on both engines are in benchmarks/README.md, "The engine: perft,
+    search and the exact solver"; Anti's in "The solver's move order".
     """
     big = len(geo.squares) > 64
     if core_available():
