@@ -192,8 +192,9 @@ def _solver_horizon(geo: Tables, budget: float, anti: bool = False) -> tuple[int
     ``to`` it usually fits this budget, and the short search before it is the
     fallback.  The compiled core (``core.py``) solves many times faster than the
     pure-Python solver, so it reaches further; larger boards are slower per node,
-    and Anti on 8x8 one empty short of the rest (it cuts less: its scores stay near
-    nought, where the corner and stability bounds never bite).  The solver's
+    and Anti on boards of up to 64 squares one empty short of the rest (it cuts
+    less: no corner or stability bounds, which would not reach its scores near
+    nought).  The solver's
     times on both engines are in benchmarks/README.md, "The engine: perft,
     search and the exact solver"; Anti's in "The solver's move order".
     """

@@ -144,7 +144,7 @@ def test_exact_scores_agree_on_random_endgames(case):
 @pytest.mark.parametrize("case", SOLVE_CASES, ids=ids)
 def test_the_evaluation_orders_the_solvers_moves_without_changing_a_value(case):
     """From 12 empties the compiled solver orders its moves by the learned
-    evaluation (core.c's SORT_EV): the same values as ordered without it."""
+    evaluation (_core.c's SORT_EV): the same values as ordered without it."""
     variant = make_variant(**case)
     geo = tables(variant.geometry)
     anti = variant.anti
