@@ -8,6 +8,7 @@ from playwright.sync_api import expect
 
 from games.models import Game
 from tests import servers
+from tests.pages import wait_for_game_socket
 from tests.play.helpers import start_game, state, wait_for_my_turn_or_end
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.browser, pytest.mark.slow]
@@ -41,6 +42,9 @@ def test_a_page_reconnects_after_the_server_restarts_and_shows_what_happened_mea
     wait_for_my_turn_or_end(page)
     ply = int(state(page, "ply"))
     expect(page.locator("#connection-notice")).to_be_hidden()
+    # Over the socket: a move posted over HTTP could still await its answer when daphne
+    # is killed (the push can come first), and Chromium resends such a post, refused.
+    wait_for_game_socket(page)
     page.locator("#game-state button.cell.legal").first.click()
     ply_shown(page, ply + 1)
 
@@ -63,5 +67,6 @@ def test_a_page_reconnects_after_the_server_restarts_and_shows_what_happened_mea
     wait_for_my_turn_or_end(page)  # and play goes on over the new connection
     if state(page, "status") == "playing":
         now = int(state(page, "ply"))
+        wait_for_game_socket(page)  # the test's end stops daphne: no post may be on its way
         page.locator("#game-state button.cell.legal").first.click()
         ply_shown(page, now + 1)
