@@ -1,5 +1,6 @@
 """Match runner and command line."""
 
+import shutil
 from pathlib import Path
 
 from games import Variant
@@ -73,3 +74,23 @@ def test_hard_plays_hard_without_its_cut_offs():
     assert "hard vs hard-fullwidth" in result.summary()
     with full_width():
         assert _searcher(tables_for("8x8"), True, "learned", selective=True).cuts is None
+
+
+def test_hard_plays_hard_as_it_was_before_the_core_and_a_refit(tmp_path, monkeypatch):
+    """``hard-python-previous``: the pure-Python Hard with the weights of ``--previous``
+    (Hard as it was before the compiled core and a refit)."""
+    from games.ai import core
+    from games.ai.learned import WEIGHTS_DIR
+    from games.ai.tools.match import player
+
+    level, engine, evaluation = player("hard-python-previous")
+    assert (level, evaluation) == ("hard", "previous")
+    with engine:
+        assert not core.available()
+    assert player("hard-previous")[2] == "previous" and player("hard-python")[2] == "learned"
+
+    shutil.copy(WEIGHTS_DIR / "6x6.bin", tmp_path / "6x6.bin")
+    monkeypatch.setenv("GAMES_AI_PREVIOUS_WEIGHTS", str(tmp_path))
+    result = run_match(Variant(board="6x6"), "hard", "hard-python-previous", 2, time_limit=0.05, seed=3)
+    assert result.n == 2
+    assert "hard vs hard-python-previous" in result.summary()

@@ -40,7 +40,7 @@ def add_play_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--jobs", type=int, default=1, help="games in parallel (processes)")
     p.add_argument("--quiet", action="store_true", help="print only the summary")
     p.add_argument("--previous", default=None, metavar="DIR",
-                   help="the weights files normal-previous and hard-previous play with")
+                   help="the weights files normal-previous, hard-previous and hard-python-previous play with")
     p.add_argument("--cpu-clock", action="store_true",
                    help="measure Hard's time in process CPU time (benchmarks on a busy machine)")
 

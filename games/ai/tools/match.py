@@ -33,9 +33,11 @@ from ..probcut import full_width
 # "hard-python": Hard on the pure-Python engine though the compiled core is built
 # (Hard as it was before the core); "normal-previous" and "hard-previous": the
 # levels with the weights in GAMES_AI_PREVIOUS_WEIGHTS (a fit to measure a new one against);
-# "hard-fullwidth": Hard on the compiled core without its probability cut-offs (probcut.py)
+# "hard-fullwidth": Hard on the compiled core without its probability cut-offs (probcut.py);
+# "hard-python-previous": the pure-Python Hard with those earlier weights (Hard as it was
+# before the core and a refit, to measure both together)
 PLAYER_KINDS = ("random", "easy", "normal", "hard", "normal-handmade", "hard-handmade", "hard-python",
-                "normal-previous", "hard-previous", "hard-fullwidth")
+                "normal-previous", "hard-previous", "hard-fullwidth", "hard-python-previous")
 
 
 @dataclass
@@ -119,6 +121,14 @@ def random_opening(variant: Variant, plies: int, rng: random.Random) -> list[str
     return moves
 
 
+def player(kind: str):
+    """(level, the engine's context, evaluation) of a kind of PLAYER_KINDS but "random"."""
+    level, *options = kind.split("-")
+    engine = python_engine() if "python" in options else full_width() if "fullwidth" in options else nullcontext()
+    evaluation = next((o for o in options if o in ("handmade", "previous")), "learned")
+    return level, engine, evaluation
+
+
 def play_game(variant: Variant, kinds: list[str], opening: list[str], *, time_limit: float | None,
               seed: int, times: dict | None = None, cpu_times: dict | None = None) -> Board:
     """Play one game; ``kinds[i]`` plays seat ``i``.  Returns the final board."""
@@ -133,13 +143,10 @@ def play_game(variant: Variant, kinds: list[str], opening: list[str], *, time_li
             move = rng.choice(legal)
         else:
             t0, c0 = time.monotonic(), time.process_time()
-            level, _, evaluation = kind.partition("-")
+            level, engine, evaluation = player(kind)
             tl = time_limit if level == "hard" else None
-            engine = (python_engine() if evaluation == "python" else full_width() if evaluation == "fullwidth"
-                      else nullcontext())
             with engine:
-                move = choose_move(board, level, time_limit=tl, seed=rng.randrange(1 << 30),
-                                   evaluation="learned" if evaluation in ("", "python", "fullwidth") else evaluation)
+                move = choose_move(board, level, time_limit=tl, seed=rng.randrange(1 << 30), evaluation=evaluation)
             if times is not None and legal != ["pass"] and len(legal) > 1:
                 times.setdefault(kind, []).append(time.monotonic() - t0)
                 cpu_times.setdefault(kind, []).append(time.process_time() - c0)
