@@ -94,3 +94,16 @@ def test_hard_plays_hard_as_it_was_before_the_core_and_a_refit(tmp_path, monkeyp
     result = run_match(Variant(board="6x6"), "hard", "hard-python-previous", 2, time_limit=0.05, seed=3)
     assert result.n == 2
     assert "hard vs hard-python-previous" in result.summary()
+
+
+def test_a_match_in_parts_plays_the_games_of_the_whole_match(capsys):
+    """``--skip``: a long match played in parts; the later part keeps its openings,
+    seats and seeds (Easy is seeded, so the very same games)."""
+    whole = run_match(Variant(board="6x6"), "easy", "random", 4, seed=5)
+    rest = run_match(Variant(board="6x6"), "easy", "random", 4, seed=5, skip=2)
+    assert [(g.opening, g.seat_a, g.moves) for g in rest.games] == [(g.opening, g.seat_a, g.moves) for g in whole.games[2:]]
+
+    assert main(["play", "--board", "6x6", "--a", "easy", "--b", "random", "--games", "4", "--skip", "3"]) == 0
+    assert capsys.readouterr().out.startswith("game   4: opening 1, A in seat 2")
+    assert main(["play", "--board", "6x6", "--a", "easy", "--b", "random", "--games", "4", "--skip", "4"]) == 2
+    assert "--skip must leave some of the 4 games" in capsys.readouterr().err

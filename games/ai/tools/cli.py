@@ -38,6 +38,8 @@ def add_play_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--random-plies", type=int, default=None,
                    help="random opening plies (default 4; the player count in 3-4 player games)")
     p.add_argument("--jobs", type=int, default=1, help="games in parallel (processes)")
+    p.add_argument("--skip", type=int, default=0, metavar="N",
+                   help="leave out the first N of the --games (the others keep their openings: a match in parts)")
     p.add_argument("--quiet", action="store_true", help="print only the summary")
     p.add_argument("--previous", default=None, metavar="DIR",
                    help="the weights files normal-previous, hard-previous and hard-python-previous play with")
@@ -67,19 +69,23 @@ def play(args) -> int:
         print(f"error: {exc}", file=sys.stderr)
         return 2
 
+    if not 0 <= args.skip < args.games:
+        print(f"error: --skip must leave some of the {args.games} games to play", file=sys.stderr)
+        return 2
+
     if args.previous:  # read in every process of the match
         os.environ["GAMES_AI_PREVIOUS_WEIGHTS"] = str(Path(args.previous).resolve())
 
     def progress(result, game):
         if not args.quiet:
             outcome = "win" if game.winner_is_a else "draw" if game.draw else "loss"
-            print(f"game {result.n:3d}: opening {game.opening}, A in seat {game.seat_a + 1}: "
+            print(f"game {args.skip + result.n:3d}: opening {game.opening}, A in seat {game.seat_a + 1}: "
                   f"{outcome} ({game.margin_a:+d})  running {result.score:g}/{result.n}", flush=True)
 
     t0 = time.monotonic()
     result = run_match(variant, args.a, args.b, args.games, time_limit=args.time, seed=args.seed,
                        random_plies=args.random_plies, jobs=args.jobs, progress=progress,
-                       cpu_clock=args.cpu_clock)
+                       cpu_clock=args.cpu_clock, skip=args.skip)
     print(result.summary())
     print(f"  ({time.monotonic() - t0:.0f} s)")
     return 0

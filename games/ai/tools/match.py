@@ -181,11 +181,13 @@ def _one(args):
 
 def run_match(variant: Variant, a: str, b: str, games: int, *, time_limit: float | None = None,
               seed: int = 0, random_plies: int | None = None, jobs: int = 1,
-              progress=None, cpu_clock: bool = False) -> MatchResult:
+              progress=None, cpu_clock: bool = False, skip: int = 0) -> MatchResult:
     """Play ``games`` games of A against B (B takes every seat A does not).
 
     ``cpu_clock`` measures Hard's time limit in process CPU time (see clock.py),
-    for benchmarks on a busy machine.
+    for benchmarks on a busy machine.  ``skip`` leaves out the match's first
+    games: the rest are played with the openings and seeds they have in the
+    whole match, so a long match can be played in parts.
     """
     for kind in (a, b):
         if kind not in PLAYER_KINDS:
@@ -208,6 +210,7 @@ def run_match(variant: Variant, a: str, b: str, games: int, *, time_limit: float
             tasks.append((variant, kinds, opening, time_limit, seed * 100003 + len(tasks), seat, opening_no,
                           cpu_clock))
         opening_no += 1
+    tasks = tasks[skip:]
     result = MatchResult(a=a, b=b, variant=variant)
     if jobs > 1:
         from multiprocessing import get_context
