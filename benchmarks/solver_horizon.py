@@ -54,7 +54,7 @@ def positions(variant, wanted, count, seed):
             if empties < min(wanted):
                 break
             if empties in found and len(found[empties]) < count and len(board.legal_moves) > 1 \
-                    and all(p != (P, O) for p in found[empties]):
+                    and (P, O) not in found[empties]:
                 found[empties].append((P, O))
             board.push(choose_move(board, "normal", seed=rng.randrange(1 << 30)))
     return found, geo

@@ -194,9 +194,9 @@ def _solver_horizon(geo: Tables, budget: float, anti: bool = False) -> tuple[int
     pure-Python solver, so it reaches further; larger boards are slower per node,
     and Anti on boards of up to 64 squares one empty short of the rest (it cuts
     less: no corner or stability bounds, which would not reach its scores near
-    nought).  The solver's
-    times on both engines are in benchmarks/README.md, "The engine: perft,
-    search and the exact solver"; Anti's in "The solver's move order".
+    nought).  The solver's times on both engines are in benchmarks/README.md,
+    "The engine: perft, search and the exact solver"; Anti's in "The solver's
+    move order".
     """
     big = len(geo.squares) > 64
     if core_available():
