@@ -1,9 +1,10 @@
 """Match runner and command line."""
 
+import json
 import shutil
 from pathlib import Path
 
-from games import Variant
+from games import Board, Variant
 from games.ai.tools.cli import main, parse_ids
 from games.ai.tools.match import run_match
 
@@ -107,3 +108,33 @@ def test_a_match_in_parts_plays_the_games_of_the_whole_match(capsys):
     assert capsys.readouterr().out.startswith("game   4: opening 1, A in seat 2")
     assert main(["play", "--board", "6x6", "--a", "easy", "--b", "random", "--games", "4", "--skip", "4"]) == 2
     assert "--skip must leave some of the 4 games" in capsys.readouterr().err
+
+
+def test_a_recorded_match_keeps_every_game_to_replay(tmp_path: Path, capsys):
+    """``--record``: each game a JSON line, appended, so the parts of a match fill
+    one file; the moves replay to the result the match printed."""
+    record = tmp_path / "match.jsonl"
+
+    def match(*more):
+        return main(["play", "--board", "6x6", "--anti", "--a", "easy", "--b", "random", "--seed", "4",
+                     "--record", str(record), *more])
+
+    assert match("--games", "2") == 0
+    assert match("--games", "3", "--skip", "2") == 0
+    printed = [line for line in capsys.readouterr().out.splitlines() if line.startswith("game")]
+
+    games = [json.loads(line) for line in record.read_text().splitlines()]
+    assert [g["game"] for g in games] == [1, 2, 3]
+    assert [g["seat_a"] for g in games] == [1, 2, 1]
+    for game, line in zip(games, printed):
+        assert line.startswith(f"game {game['game']:3d}: opening {game['opening']}, A in seat {game['seat_a']}: "
+                               f"{game['result']} ({game['margin_a']:+d})")
+        board = Board(Variant(board="6x6", anti=True))
+        for move in game["moves"]:
+            board.push(move)
+        assert board.is_game_over()
+        a = board.colours[game["seat_a"] - 1]
+        winner = board.outcome().winner
+        assert game["result"] == ("draw" if winner is None else "win" if winner == a else "loss")
+    assert games[0]["variant"] == {"board": "6x6", "players": 2, "anti": True, "free_opening": False,
+                                   "blocked": 0, "handicap": 0, "handicap_colour": "white"}

@@ -4,6 +4,7 @@ endgames in the ``ffo.txt`` format).
     python -m games play --board 8x8 --a hard --b normal --games 100 --time 2
     python -m games play --board 8x8 --players 3 --a hard --b normal --games 30
     python -m games play --a normal --b normal-previous --previous var/old-weights   # a new fit against the last
+    python -m games play --a hard --b hard-python --time 2 --games 200 --record var/match.jsonl
     python -m games solve tests/data/ffo.txt --ids 1-19
 
 (``python -m games.ai play|solve`` does the same.)
@@ -12,6 +13,7 @@ endgames in the ``ffo.txt`` format).
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import statistics
 import sys
@@ -41,6 +43,8 @@ def add_play_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--skip", type=int, default=0, metavar="N",
                    help="leave out the first N of the --games (the others keep their openings: a match in parts)")
     p.add_argument("--quiet", action="store_true", help="print only the summary")
+    p.add_argument("--record", default=None, metavar="FILE",
+                   help="append each game to FILE as it ends, a JSON line with its moves (to replay it)")
     p.add_argument("--previous", default=None, metavar="DIR",
                    help="the weights files normal-previous, hard-previous and hard-python-previous play with")
     p.add_argument("--cpu-clock", action="store_true",
@@ -77,9 +81,12 @@ def play(args) -> int:
         os.environ["GAMES_AI_PREVIOUS_WEIGHTS"] = str(Path(args.previous).resolve())
 
     def progress(result, game):
+        outcome = "win" if game.winner_is_a else "draw" if game.draw else "loss"
+        number = args.skip + result.n
+        if args.record:
+            record_game(args, number, game, outcome)
         if not args.quiet:
-            outcome = "win" if game.winner_is_a else "draw" if game.draw else "loss"
-            print(f"game {args.skip + result.n:3d}: opening {game.opening}, A in seat {game.seat_a + 1}: "
+            print(f"game {number:3d}: opening {game.opening}, A in seat {game.seat_a + 1}: "
                   f"{outcome} ({game.margin_a:+d})  running {result.score:g}/{result.n}", flush=True)
 
     t0 = time.monotonic()
@@ -89,6 +96,22 @@ def play(args) -> int:
     print(result.summary())
     print(f"  ({time.monotonic() - t0:.0f} s)")
     return 0
+
+
+def record_game(args, number: int, game, outcome: str) -> None:
+    """Append one game of a match to ``args.record``: a JSON object a line, with
+    what replays it (the variant's options and the moves from the start, the
+    random opening included).  Appended as each game ends, so a match stopped
+    halfway, or played in parts with ``--skip``, keeps its games in one file."""
+    line = {
+        "game": number, "opening": game.opening, "a": args.a, "b": args.b, "seat_a": game.seat_a + 1,
+        "result": outcome, "margin_a": game.margin_a, "seed": args.seed, "time": args.time,
+        "variant": {key: getattr(args, key) for key in
+                    ("board", "players", "anti", "free_opening", "blocked", "handicap", "handicap_colour")},
+        "moves": game.moves,
+    }
+    with open(args.record, "a", encoding="utf-8") as out:
+        out.write(json.dumps(line) + "\n")
 
 
 # ---------------------------------------------------------------- solve
