@@ -7,8 +7,8 @@ Positions: Normal plays itself from random 8-ply openings (seeded), and each
 game gives its first position at each number of empties asked for where the
 mover has two moves or more.  On each, what Hard does between its two
 horizons (``levels.choose_hard``), on the CPU clock of the compiled core: a
-heuristic search for 15% of the budget, then win/draw/loss and the exact score
-from its value, until the budget ends.  Prints, per number of empties, how
+heuristic search for 15% of the budget (5% on 6x6), then win/draw/loss and the
+exact score from its value, until the budget ends.  Prints, per number of empties, how
 many solves finished in the budget and their median CPU time.
 
 ``--order``: each position solved exactly again from a fresh table, with and
@@ -31,7 +31,7 @@ from games import Board  # noqa: E402
 from games.ai import choose_move, clock, core  # noqa: E402
 from games.ai.bitboard import tables  # noqa: E402
 from games.ai.endgame import EndgameSolver, Timeout  # noqa: E402
-from games.ai.levels import BUDGET_SHARE, PRESEARCH_SHARE, _searcher  # noqa: E402
+from games.ai.levels import BUDGET_SHARE, _searcher, presearch_share  # noqa: E402
 from games.ai.search import to_stones  # noqa: E402
 from games.ai.tools.cli import parse_ids  # noqa: E402
 from games.ai.tools.match import random_opening  # noqa: E402
@@ -65,7 +65,7 @@ def hards_solve(geo, anti, P, O, budget):
     start = clock.now()
     searcher = _searcher(geo, anti, "learned", selective=True)
     empties = (geo.playable & ~(P | O)).bit_count()
-    value, _, _ = searcher.iterate(P, O, deadline=start + budget * PRESEARCH_SHARE, max_depth=empties)
+    value, _, _ = searcher.iterate(P, O, deadline=start + budget * presearch_share(geo), max_depth=empties)
     solver = core.CoreSolver(geo, anti=anti, deadline=start + budget)
     try:
         solver.solve_from_guess(P, O, round(to_stones(value)))

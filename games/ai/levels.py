@@ -163,10 +163,8 @@ def choose_hard(geo: Tables, P: int, O: int, anti: bool, rng: random.Random,
             return sq
     elif n <= solve_to:
         # a short heuristic search first, as the fallback move and the guess
-        # the exact score is searched from (shorter on 6x6, where the solve
-        # needs nearly all of the budget at 16 empties)
-        share = PRESEARCH_SHARE if len(geo.squares) > 36 else PRESEARCH_SHARE_SMALL
-        value, best, _ = searcher.iterate(P, O, deadline=start + budget * share, max_depth=n)
+        # the exact score is searched from
+        value, best, _ = searcher.iterate(P, O, deadline=start + budget * presearch_share(geo), max_depth=n)
         solver = make_solver(geo, anti=anti, deadline=deadline)
         guess = round(to_stones(value))
         try:
@@ -183,6 +181,12 @@ def choose_hard(geo: Tables, P: int, O: int, anti: bool, rng: random.Random,
             return proven_sq if proven >= 0 and proven_sq is not None else best
     value, best, _ = searcher.iterate(P, O, deadline=deadline, max_depth=n)
     return best if best >= 0 else moves[0]
+
+
+def presearch_share(geo: Tables) -> float:
+    """Share of the budget for the heuristic search before a solve (less on
+    boards of at most 36 squares, 6x6, where the solve needs nearly all of it)."""
+    return PRESEARCH_SHARE if len(geo.squares) > 36 else PRESEARCH_SHARE_SMALL
 
 
 def _solver_horizon(geo: Tables, budget: float, anti: bool = False) -> tuple[int, int]:
