@@ -1,10 +1,16 @@
 """Match runner and command line."""
 
 import json
+import re
 import shutil
+import subprocess
+import sys
 from pathlib import Path
 
+import pytest
+
 from games import Board, Variant
+from games.ai import core
 from games.ai.tools.cli import main, parse_ids
 from games.ai.tools.match import run_match
 
@@ -80,7 +86,6 @@ def test_hard_plays_hard_without_its_cut_offs():
 def test_hard_plays_hard_as_it_was_before_the_core_and_a_refit(tmp_path, monkeypatch):
     """``hard-python-previous``: the pure-Python Hard with the weights of ``--previous``
     (Hard as it was before the compiled core and a refit)."""
-    from games.ai import core
     from games.ai.learned import WEIGHTS_DIR
     from games.ai.tools.match import player
 
@@ -138,3 +143,28 @@ def test_a_recorded_match_keeps_every_game_to_replay(tmp_path: Path, capsys):
         assert game["result"] == ("draw" if winner is None else "win" if winner == a else "loss")
     assert games[0]["variant"] == {"board": "6x6", "players": 2, "anti": True, "free_opening": False,
                                    "blocked": 0, "handicap": 0, "handicap_colour": "white"}
+
+
+def test_where_a_recorded_match_was_decided(tmp_path: Path):
+    """benchmarks/decided.py solves each recorded game from a number of empties:
+    its table counts every game, and in each game A did not win, the exact value
+    there plus the changes the moves made comes to A's result."""
+    if not core.available():
+        pytest.skip("the compiled core is not built")
+    record = tmp_path / "match.jsonl"
+    assert main(["play", "--board", "6x6", "--a", "easy", "--b", "normal", "--games", "4", "--seed", "3",
+                 "--record", str(record), "--quiet"]) == 0
+    script = Path(__file__).resolve().parents[2] / "benchmarks" / "decided.py"
+    out = subprocess.run([sys.executable, str(script), str(record), "--empties", "12"],
+                         capture_output=True, text=True, check=True).stdout.splitlines()
+    assert out[0].startswith("4 games")
+    assert sum(int(n) for row in out[2:5] for n in row.split()[1:]) == 4
+    details = out[5:]
+    games = [json.loads(line) for line in record.read_text().splitlines()]
+    assert len(details) == sum(g["result"] != "win" for g in games) > 0
+    for line in details:
+        result, final = re.match(r"game \d+: (\w+) \(([-+]\d+)\)", line).groups()
+        start = int(re.search(r"A's exact value ([-+]\d+)", line).group(1))
+        changes = [int(c) for c in re.findall(r"ply \d+ [AB] \w+ ([-+]\d+)", line)]
+        assert start + sum(changes) == int(final)
+        assert result == ("draw" if int(final) == 0 else "loss")
