@@ -64,7 +64,11 @@ def main() -> int:
     if not core.available():
         print("the compiled core is not built (pip install -e .)", file=sys.stderr)
         return 2
-    games = [json.loads(line) for line in Path(args.record).read_text(encoding="utf-8").splitlines() if line]
+    try:
+        games = [json.loads(line) for line in Path(args.record).read_text(encoding="utf-8").splitlines() if line]
+    except (OSError, ValueError) as exc:
+        print(f"{args.record}: not a match record ({exc})", file=sys.stderr)
+        return 2
     if any(g["variant"]["players"] != 2 for g in games):
         print("only two-player matches are solved", file=sys.stderr)
         return 2

@@ -8,8 +8,8 @@ game gives its first position at each number of empties asked for where the
 mover has two moves or more.  On each, what Hard does between its two
 horizons (``levels.choose_hard``), on the CPU clock of the compiled core: a
 heuristic search for 15% of the budget (5% on 6x6), then win/draw/loss and the
-exact score from its value, until the budget ends.  Prints, per number of empties, how
-many solves finished in the budget and their median CPU time.
+exact score from its value, until the budget ends.  Prints, per number of
+empties, how many solves finished in the budget and their median CPU time.
 
 ``--order``: each position solved exactly again from a fresh table, with and
 without the learned evaluation ordering the compiled solver's moves
