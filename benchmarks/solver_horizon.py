@@ -2,11 +2,13 @@
 
     .venv/bin/python benchmarks/solver_horizon.py --board 8x8 --anti --empties 17-21
     .venv/bin/python benchmarks/solver_horizon.py --board 8x8 --anti --empties 18,20 --order
+    .venv/bin/python benchmarks/solver_horizon.py --board 8x8 --anti --empties 13-16 --engine python
 
 Positions: Normal plays itself from random 8-ply openings (seeded), and each
 game gives its first position at each number of empties asked for where the
 mover has two moves or more.  On each, what Hard does between its two
-horizons (``levels.choose_hard``), on the CPU clock of the compiled core: a
+horizons (``levels.choose_hard``), on the CPU clock, on the compiled core
+(``--engine python``: the pure-Python engine, as where no compiler is): a
 heuristic search for 15% of the budget (5% on 6x6), then win/draw/loss and the
 exact score from its value, until the budget ends.  Prints, per number of
 empties, how many solves finished in the budget and their median CPU time.
@@ -18,6 +20,7 @@ position solved exactly by the pure-Python solver (``endgame.EndgameSolver``).
 """
 
 import argparse
+import contextlib
 import random
 import statistics
 import sys
@@ -31,7 +34,7 @@ from games import Board  # noqa: E402
 from games.ai import choose_move, clock, core  # noqa: E402
 from games.ai.bitboard import tables  # noqa: E402
 from games.ai.endgame import EndgameSolver, Timeout  # noqa: E402
-from games.ai.levels import BUDGET_SHARE, _searcher, presearch_share  # noqa: E402
+from games.ai.levels import BUDGET_SHARE, _searcher, _solver_horizon, presearch_share  # noqa: E402
 from games.ai.search import to_stones  # noqa: E402
 from games.ai.tools.cli import parse_ids  # noqa: E402
 from games.ai.tools.match import random_opening  # noqa: E402
@@ -66,7 +69,7 @@ def hards_solve(geo, anti, P, O, budget):
     searcher = _searcher(geo, anti, "learned", selective=True)
     empties = (geo.playable & ~(P | O)).bit_count()
     value, _, _ = searcher.iterate(P, O, deadline=start + budget * presearch_share(geo), max_depth=empties)
-    solver = core.CoreSolver(geo, anti=anti, deadline=start + budget)
+    solver = core.make_solver(geo, anti=anti, deadline=start + budget)
     try:
         solver.solve_from_guess(P, O, round(to_stones(value)))
         finished = True
@@ -99,6 +102,8 @@ def main() -> int:
     p.add_argument("--seed", type=int, default=5)
     p.add_argument("--order", action="store_true", help="also solve with and without the evaluation order")
     p.add_argument("--python", action="store_true", help="also solve on the pure-Python solver")
+    p.add_argument("--engine", choices=("core", "python"), default="core",
+                   help="the engine Hard's search and solve run on")
     args = p.parse_args()
     if not core.available():
         print("the compiled core is not built (pip install -e .)", file=sys.stderr)
@@ -107,9 +112,14 @@ def main() -> int:
     variant = Variant(board=args.board, anti=args.anti)
     found, geo = positions(variant, sorted(map(int, parse_ids(args.empties))), args.positions, args.seed)
     budget = args.time * BUDGET_SHARE
-    print(f"{variant.board}{' Anti' if args.anti else ''}, Hard at {args.time} s ({budget:.2f} s of CPU)")
+    engine = core.python_engine if args.engine == "python" else contextlib.nullcontext
+    with engine():
+        now, to = _solver_horizon(geo, budget, args.anti)
+    print(f"{variant.board}{' Anti' if args.anti else ''}, Hard at {args.time} s ({budget:.2f} s of CPU) "
+          f"on the {args.engine} engine: exact at once up to {now} empties, the solver tried up to {to}")
     for empties, todo in sorted(found.items()):
-        runs = [hards_solve(geo, args.anti, P, O, budget) for P, O in todo]
+        with engine():
+            runs = [hards_solve(geo, args.anti, P, O, budget) for P, O in todo]
         done = sum(f for f, _ in runs)
         line = (f"{empties} empties: {done} of {len(runs)} solved in the budget, "
                 f"CPU median {statistics.median(t for _, t in runs):.2f} s")

@@ -196,11 +196,11 @@ def _solver_horizon(geo: Tables, budget: float, anti: bool = False) -> tuple[int
     ``to`` it usually fits this budget, and the short search before it is the
     fallback.  The compiled core (``core.py``) solves many times faster than the
     pure-Python solver, so it reaches further; larger boards are slower per node,
-    and Anti on boards of up to 64 squares one empty short of the rest (it cuts
-    less: no corner or stability bounds, which would not reach its scores near
-    nought).  The solver's times on both engines are in benchmarks/README.md,
-    "The engine: perft, search and the exact solver"; Anti's in "The solver's
-    move order".
+    and Anti one empty short of the rest (it cuts less: no corner or stability
+    bounds, which would not reach its scores near nought) on boards of up to 64
+    squares in the core, on 8x8 in Python (whose 6x6 Anti solves fit).  The
+    solver's times on both engines are in benchmarks/README.md, "The engine:
+    perft, search and the exact solver"; Anti's in "The solver's move order".
     """
     big = len(geo.squares) > 64
     if core_available():
@@ -211,6 +211,8 @@ def _solver_horizon(geo: Tables, budget: float, anti: bool = False) -> tuple[int
     else:
         now = 12
         to = 16 if budget >= 1.5 else 15 if budget >= 0.4 else 13
+        if anti and len(geo.squares) == 64:
+            to -= 1
     if big:
         to -= 2
         now -= 2
