@@ -11,7 +11,7 @@ Players with the same shown number share a place (1, 2, 2, 4).
 """
 from django.db.models import F
 
-from accounts.models import Category, Rating
+from accounts.models import Rating
 from accounts.ratings import PROVISIONAL_GAMES, SCALE, START, Shown
 
 SIZE = 100
@@ -49,8 +49,3 @@ def rank_of(user, category):
     # least shown + 0.5.
     higher = ranked(category).filter(ordinal__gte=(shown + 0.5 - START) / SCALE).count()
     return 1 + higher, ranked(category).count()
-
-
-def ranks_of(user):
-    """{category: (rank, of how many) or None} for the player page's cards."""
-    return {category: rank_of(user, category) for category in Category.values}

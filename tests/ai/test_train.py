@@ -2,7 +2,6 @@
 and (with the optional numpy/scipy) a fit whose weights load in plain Python."""
 
 import json
-from pathlib import Path
 
 import pytest
 

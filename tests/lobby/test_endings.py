@@ -9,7 +9,7 @@ from django.urls import reverse
 from django.utils import translation
 
 from accounts.models import RatingChange
-from games import Variant, endings
+from games import endings
 from games.access import Viewer
 from games.history import outcome_for
 from games.models import Game

@@ -6,7 +6,6 @@ import pytest
 from django.urls import reverse
 from django.utils import translation
 
-from games.access import Viewer
 from games.broadcast import render_state
 from games.models import Game, Move
 from games.presentation import move_list

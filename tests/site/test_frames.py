@@ -163,7 +163,7 @@ def test_every_spectator_of_a_table_gets_the_move_once_and_the_same(live_site):
                 with pytest.raises(asyncio.TimeoutError):
                     await asyncio.wait_for(screen.recv(), timeout=0.5)  # once only
         finally:
-            for socket in [alices, *screens]:
-                await socket.close()
+            for ws in [alices, *screens]:
+                await ws.close()
 
     asyncio.run(story())

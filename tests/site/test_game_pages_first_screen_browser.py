@@ -2,7 +2,6 @@
 a phone (390x844) as on a laptop (1366x768), with whatever flash message the page
 came with."""
 import pytest
-from django.test import Client
 from playwright.sync_api import expect
 
 from tests.lobby.test_tables_in_browser import open_table, wait_for_board

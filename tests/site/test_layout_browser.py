@@ -64,7 +64,7 @@ def test_the_main_pages_fit_a_phone(live_site, browser, player):
     assert page.evaluate(f"document.elementFromPoint({box['x'] + box['width'] / 2}, {box['y'] + box['height'] / 2})"
                          ".closest('a') === document.querySelectorAll('table.games tr')[1].querySelector('a')")
     link.tap()
-    page.wait_for_url(f"**/games/*/")
+    page.wait_for_url("**/games/*/")
     anonymous = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True).new_page()
     anonymous_watch = Watch(anonymous)
     for path in ("/accounts/login/", "/accounts/signup/"):
