@@ -66,10 +66,11 @@ def main() -> int:
         return 2
     try:
         games = [json.loads(line) for line in Path(args.record).read_text(encoding="utf-8").splitlines() if line]
-    except (OSError, ValueError) as exc:
-        print(f"{args.record}: not a match record ({exc})", file=sys.stderr)
+        two_players = all(g["variant"]["players"] == 2 for g in games)
+    except (OSError, ValueError, KeyError, TypeError) as exc:
+        print(f"{args.record}: not a match record ({exc!r})", file=sys.stderr)
         return 2
-    if any(g["variant"]["players"] != 2 for g in games):
+    if not two_players:
         print("only two-player matches are solved", file=sys.stderr)
         return 2
     table = Counter()
