@@ -44,6 +44,8 @@ class NotificationConsumer(AnnouncementConsumer):
         await broadcast.join(self, SITE_GROUP)
         await broadcast.join(self, group(self.user_id))
         await self.accept()
+        # Online before the first frame: a page that has heard from its socket counts.
+        await self.say_online()
         self.heartbeat = asyncio.create_task(self.keep_online())
         await self.social_changed({})
 
@@ -58,13 +60,16 @@ class NotificationConsumer(AnnouncementConsumer):
         except UNREACHABLE:
             pass  # the mark lapses by itself
 
+    async def say_online(self):
+        try:
+            await sync_to_async(presence.arrive, thread_sensitive=False)(self.user_id, self.name)
+        except UNREACHABLE:
+            log.warning("presence of user %s not kept: Redis is away", self.user_id)
+
     async def keep_online(self):
         while True:
-            try:
-                await sync_to_async(presence.arrive, thread_sensitive=False)(self.user_id, self.name)
-            except UNREACHABLE:
-                log.warning("presence of user %s not kept: Redis is away", self.user_id)
             await asyncio.sleep(presence.HEARTBEAT)
+            await self.say_online()
 
     async def receive(self, text_data=None, bytes_data=None):
         """Pages send nothing that matters here: every action goes through HTTP with CSRF."""

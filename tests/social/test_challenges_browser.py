@@ -5,11 +5,12 @@ at the started game. A declined challenge is seen live on the challenger's page;
 blocked player finds no challenge button and the form refuses them. A friend's
 presence goes offline when their last page closes. Any console or page error fails."""
 import re
+import time
 
 import pytest
 from playwright.sync_api import expect
 
-from social import relations
+from social import presence, relations
 from social.models import Challenge
 from tests.lobby.browser_people import LAPTOP, PHONE, in_thread, person
 from tests.people import make_user
@@ -23,6 +24,15 @@ def send_challenge(page, site, username, colour="black"):
     page.locator("#id_colour").select_option(colour)
     page.locator("#send-challenge").click()
     expect(page.locator("#await-challenge")).to_be_visible()
+
+
+def wait_for_pages(user, paths, seconds=15):
+    """Until the sockets of `user`'s pages at `paths` have said they are open: a page
+    is loaded a moment before its socket connects."""
+    deadline = time.monotonic() + seconds
+    while sorted(presence.pages([user.pk]).get(user.pk, [])) != sorted(paths):
+        assert time.monotonic() < deadline, f"{user.username}'s pages at {paths} never connected"
+        time.sleep(0.1)
 
 
 def test_alice_challenges_bob_who_accepts_from_another_page_and_both_sit_at_the_started_game(live_site, browser):
@@ -87,6 +97,7 @@ def test_a_friend_goes_offline_when_their_last_page_closes(live_site, browser):
     second = first.context.new_page()
     first.goto(f"{live_site.url}/lobby/")
     second.goto(f"{live_site.url}/rules/")
+    wait_for_pages(bob, ["/lobby/", "/rules/"])
     friend = laptop.locator('#friends .friend[data-username="bob"]')
     laptop.goto(f"{live_site.url}/social/friends/")
     expect(friend).to_have_attribute("data-state", "idle")
