@@ -29,7 +29,8 @@ def _key(user_id):
 
 @lru_cache(maxsize=1)
 def _redis():
-    return redis.Redis.from_url(settings.REDIS_URL)
+    # short timeouts: a socket's connect waits for its first mark (social.consumers)
+    return redis.Redis.from_url(settings.REDIS_URL, socket_timeout=2, socket_connect_timeout=2)
 
 
 def member(channel, path):
