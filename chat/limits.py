@@ -3,10 +3,8 @@
 sorted set for a minute. Reports are limited the same way (REPORT_LIMITS)."""
 import time
 import uuid
-from functools import lru_cache
 
-import redis
-from django.conf import settings
+from config.redis_clients import redis_client
 
 # (seconds, messages) a person may send in any window of that length.
 CHAT_LIMITS = ((10, 5), (60, 30))
@@ -36,11 +34,6 @@ return 0
 """
 
 
-@lru_cache(maxsize=1)
-def _redis():
-    return redis.Redis.from_url(settings.REDIS_URL, socket_timeout=2, socket_connect_timeout=2)
-
-
 def person_key(viewer):
     """Who is counted: the account, else the guest's session token."""
     return f"u{viewer.user.pk}" if viewer.user is not None else f"g{viewer.guest_token}"
@@ -51,6 +44,6 @@ def take(kind, person, limits=CHAT_LIMITS):
     limit, counts nothing and returns the whole seconds to wait. Raises redis' errors
     (games.outages.UNREACHABLE) when Redis is away."""
     windows = [str(part) for window in sorted(limits) for part in window]
-    wait = _redis().eval(TAKE, 1, f"reversi:chat:{kind}:{person}", f"{time.time():.6f}", uuid.uuid4().hex, *windows)
+    wait = redis_client().eval(TAKE, 1, f"reversi:chat:{kind}:{person}", f"{time.time():.6f}", uuid.uuid4().hex, *windows)
     wait = float(wait)
     return 0 if wait <= 0 else max(1, int(wait + 0.999))

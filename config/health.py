@@ -8,16 +8,15 @@ import asyncio
 import time
 import uuid
 
-import redis
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
-from django.conf import settings
 from django.db import connection
 from django.http import JsonResponse
 from django.views.decorators.cache import never_cache
 
 from config.celery import app as celery_app
 from config.client_address import PROXY_WARNING, untrusted_proxy
+from config.redis_clients import new_redis_client
 
 
 def check_database():
@@ -28,7 +27,7 @@ def check_database():
 
 
 def check_redis():
-    client = redis.Redis.from_url(settings.REDIS_URL, socket_timeout=2, socket_connect_timeout=2)
+    client = new_redis_client()
     try:
         client.ping()
         return {"version": client.info("server").get("redis_version")}

@@ -21,13 +21,12 @@ the player; on a clock or in correspondence the player loses on time.
 """
 import logging
 from datetime import timedelta
-from functools import lru_cache
 
-import redis
 from django.conf import settings
 from django.db.models import Q
 from django.utils import timezone
 
+from config.redis_clients import redis_client
 from games import scheduling
 from games.models import Game
 
@@ -94,12 +93,7 @@ def claim(game_id, ply, deadline):
     """Whether this process is the one to queue this time-out: the first to ask within
     CLAIM_SECONDS is."""
     key = f"reversi:time-out:{game_id}:{ply}:{deadline.timestamp():.6f}"
-    return bool(_claims().set(key, 1, nx=True, ex=CLAIM_SECONDS))
-
-
-@lru_cache(maxsize=1)
-def _claims():
-    return redis.Redis.from_url(settings.REDIS_URL)
+    return bool(redis_client().set(key, 1, nx=True, ex=CLAIM_SECONDS))
 
 
 def queue_time_out(game_id, ply, deadline):

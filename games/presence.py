@@ -13,14 +13,9 @@ import asyncio
 import logging
 import time
 import weakref
-from functools import lru_cache
 
-import redis
-import redis.asyncio
-from django.conf import settings
-
+from config.redis_clients import async_redis_client, redis_client
 from games.outages import UNREACHABLE
-from games.per_loop import PerLoop
 
 log = logging.getLogger(__name__)
 
@@ -37,21 +32,12 @@ def _left(public_id, colour):
     return f"reversi:presence:{public_id}:{colour}:left"
 
 
-@lru_cache(maxsize=1)
-def _redis():
-    return redis.Redis.from_url(settings.REDIS_URL)
-
-
-# One client (and its pool) per event loop: daphne runs one, so its sockets share it.
-_async_redis = PerLoop(lambda: redis.asyncio.Redis.from_url(settings.REDIS_URL))
-
-
 async def arrive(public_id, colour, channel):
     """A socket of the player at `colour` is open (or still open: the heartbeat).
     Returns whether the player was away until now."""
     now = time.time()
     key = _sockets(public_id, colour)
-    async with _async_redis().pipeline(transaction=True) as pipe:
+    async with async_redis_client().pipeline(transaction=True) as pipe:
         pipe.zrangebyscore(key, now - STALE, "+inf")
         pipe.zadd(key, {channel: now})
         pipe.expire(key, KEEP)
@@ -63,7 +49,7 @@ async def depart(public_id, colour, channel):
     """A socket of the player at `colour` closed. Returns whether they are gone now."""
     now = time.time()
     key = _sockets(public_id, colour)
-    async with _async_redis().pipeline(transaction=True) as pipe:
+    async with async_redis_client().pipeline(transaction=True) as pipe:
         pipe.zrem(key, channel)
         pipe.set(_left(public_id, colour), now, ex=KEEP)
         pipe.zrangebyscore(key, now - STALE, "+inf")
@@ -75,7 +61,7 @@ def last_seen(public_id, colours):
     """{colour: (here, the last time a socket of theirs was heard of, or None if never)}."""
     now = time.time()
     try:
-        pipe = _redis().pipeline(transaction=False)
+        pipe = redis_client().pipeline(transaction=False)
         for colour in colours:
             pipe.zrevrange(_sockets(public_id, colour), 0, 0, withscores=True)
             pipe.get(_left(public_id, colour))
@@ -116,7 +102,7 @@ async def watch(public_id, channel):
     """A spectator's socket is open (or still open). Returns whether it is new."""
     now = time.time()
     key = _watchers(public_id)
-    async with _async_redis().pipeline(transaction=True) as pipe:
+    async with async_redis_client().pipeline(transaction=True) as pipe:
         pipe.zadd(key, {channel: now})
         pipe.zremrangebyscore(key, "-inf", now - STALE)
         pipe.expire(key, KEEP)
@@ -125,7 +111,7 @@ async def watch(public_id, channel):
 
 
 async def unwatch(public_id, channel):
-    await _async_redis().zrem(_watchers(public_id), channel)
+    await async_redis_client().zrem(_watchers(public_id), channel)
 
 
 # This process's spectators' sockets by game, kept watched by _keep_marking.
@@ -162,7 +148,7 @@ async def _keep_marking():
 async def mark_watched():
     """One transaction: every spectator socket of this process is still open."""
     now = time.time()
-    async with _async_redis().pipeline(transaction=True) as pipe:
+    async with async_redis_client().pipeline(transaction=True) as pipe:
         for public_id, channels in list(_watched.items()):
             key = _watchers(public_id)
             pipe.zadd(key, dict.fromkeys(channels, now))
@@ -174,7 +160,7 @@ async def mark_watched():
 def spectators(public_id):
     """How many spectators' sockets are open on the game now (0 with Redis away)."""
     try:
-        return _redis().zcount(_watchers(public_id), time.time() - STALE, "+inf")
+        return redis_client().zcount(_watchers(public_id), time.time() - STALE, "+inf")
     except UNREACHABLE as error:
         log.warning("spectators of game %s unknown (%s)", public_id, error)
         return 0

@@ -15,13 +15,12 @@ works without it.
 """
 import logging
 import time
-from functools import lru_cache
 from types import SimpleNamespace
 
-import redis
 from django.conf import settings
 
 from config.client_address import client_address
+from config.redis_clients import redis_client
 from games.outages import UNREACHABLE
 
 log = logging.getLogger(__name__)
@@ -59,11 +58,6 @@ return 0
 """
 
 
-@lru_cache(maxsize=1)
-def _redis():
-    return redis.Redis.from_url(settings.REDIS_URL, socket_timeout=2, socket_connect_timeout=2)
-
-
 def _note(game_id):
     return f"reversi:thinking:game:{game_id}"
 
@@ -94,7 +88,7 @@ class Asker:
                 f"reversi:thinking:address:{self.address}"]
         now = time.time()
         try:
-            taken = _redis().eval(TAKE, len(keys), *keys, now, now + THINKING_SECONDS, game_id, THINKING_SECONDS,
+            taken = redis_client().eval(TAKE, len(keys), *keys, now, now + THINKING_SECONDS, game_id, THINKING_SECONDS,
                                   settings.COMPUTER_THINKING_PER_VISITOR, settings.COMPUTER_THINKING_PER_ADDRESS)
         except UNREACHABLE as error:
             log.warning("computer thinking not counted (%s)", error)
@@ -104,4 +98,4 @@ class Asker:
 
 def give_back(game_id):
     """The computer has answered in the game `game_id` (or will not): its place is free."""
-    _redis().eval(GIVE_BACK, 1, _note(game_id), game_id)
+    redis_client().eval(GIVE_BACK, 1, _note(game_id), game_id)

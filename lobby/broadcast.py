@@ -8,11 +8,8 @@ a version reads its list again (lobby.feed). A change of a table nobody lists
 (removed) is a row of None.
 """
 import logging
-from functools import lru_cache
 
-import redis
-from django.conf import settings
-
+from config.redis_clients import redis_client
 from games import broadcast
 from games.models import Game
 from games.outages import UNREACHABLE
@@ -27,22 +24,17 @@ LOBBY_GROUP = "lobby"
 VERSION_KEY = "reversi:lobby:version"
 
 
-@lru_cache(maxsize=1)
-def _redis():
-    return redis.Redis.from_url(settings.REDIS_URL)
-
-
 def next_lobby_version():
     """The version of a push about to be drawn: higher than every one before it, in
     any process."""
-    return _redis().incr(VERSION_KEY)
+    return redis_client().incr(VERSION_KEY)
 
 
 def lobby_version():
     """The version of the newest push so far: a list read after this call is at least
     as new. 0 while Redis is away (the page shows what it read and takes any push)."""
     try:
-        return int(_redis().get(VERSION_KEY) or 0)
+        return int(redis_client().get(VERSION_KEY) or 0)
     except UNREACHABLE:
         return 0
 

@@ -9,13 +9,11 @@ import asyncio
 import logging
 import time
 from collections import Counter
-from functools import lru_cache
 
 import redis
-import redis.asyncio
-from django.conf import settings
 from django.db import connection
 
+from config.redis_clients import async_redis_client, redis_client
 from games.models import Game
 
 log = logging.getLogger(__name__)
@@ -26,15 +24,6 @@ ONLINE_FOR = 150
 
 _here = Counter()  # this process's people, with their open sockets
 _keeper = None
-
-
-@lru_cache(maxsize=1)
-def _redis():
-    return redis.Redis.from_url(settings.REDIS_URL)
-
-
-def _async_redis():
-    return redis.asyncio.Redis.from_url(settings.REDIS_URL)
 
 
 def person_of(scope, channel_name):
@@ -61,16 +50,14 @@ async def depart(person):
     if _here[person] <= 0:
         del _here[person]
         try:
-            async with _async_redis() as client:
-                await client.zrem(KEY, person)
+            await async_redis_client().zrem(KEY, person)
         except redis.RedisError:
             pass  # the mark runs out after ONLINE_FOR
 
 
 async def _write(people):
     try:
-        async with _async_redis() as client:
-            await client.zadd(KEY, dict.fromkeys(people, time.time()))
+        await async_redis_client().zadd(KEY, dict.fromkeys(people, time.time()))
     except redis.RedisError:
         log.warning("could not write who is online")
 
@@ -84,7 +71,7 @@ async def _keep():
 def counts():
     """{"online": people, "playing": games being played} now."""
     try:
-        with _redis().pipeline() as pipe:
+        with redis_client().pipeline() as pipe:
             pipe.zremrangebyscore(KEY, 0, time.time() - ONLINE_FOR)
             pipe.zcard(KEY)
             online = pipe.execute()[1]

@@ -5,10 +5,9 @@ The state each table was last pushed with (here, away, gone) is kept in one Redi
 replaced whole by each check; only the beat's worker writes it."""
 from datetime import timedelta
 
-import redis
-from django.conf import settings
 from django.utils import timezone
 
+from config.redis_clients import redis_client
 from games.models import Game
 from lobby import presence
 from lobby.listing import LOBBY_WAITING_FOR
@@ -31,13 +30,12 @@ def host_states():
 def hosts_changed():
     """The ids of the tables whose host state changed since the last check."""
     now = host_states()
-    client = redis.Redis.from_url(settings.REDIS_URL)
-    with client:
-        before = {int(table_id): state.decode() for table_id, state in client.hgetall(KEY).items()}
-        with client.pipeline() as pipe:
-            pipe.delete(KEY)
-            if now:
-                pipe.hset(KEY, mapping=now)
-            pipe.expire(KEY, int(timedelta(hours=1).total_seconds()))
-            pipe.execute()
+    client = redis_client()
+    before = {int(table_id): state.decode() for table_id, state in client.hgetall(KEY).items()}
+    with client.pipeline() as pipe:
+        pipe.delete(KEY)
+        if now:
+            pipe.hset(KEY, mapping=now)
+        pipe.expire(KEY, int(timedelta(hours=1).total_seconds()))
+        pipe.execute()
     return [table_id for table_id, state in now.items() if before.get(table_id, "here") != state]

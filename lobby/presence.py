@@ -10,11 +10,11 @@ mark expires a heartbeat after that, so nothing has to be cleaned up.
 import logging
 import time
 from datetime import timedelta
-from functools import lru_cache
 
 import redis
-from django.conf import settings
 from django.utils import timezone
+
+from config.redis_clients import redis_client
 
 log = logging.getLogger(__name__)
 
@@ -27,13 +27,8 @@ def key(table_id):
     return f"lobby:seen:{table_id}"
 
 
-@lru_cache(maxsize=1)
-def _redis():
-    return redis.Redis.from_url(settings.REDIS_URL)
-
-
 def mark_seen(table_id):
-    _redis().set(key(table_id), f"{time.time():.0f}", ex=int(ABANDONED_AFTER.total_seconds()) + HEARTBEAT)
+    redis_client().set(key(table_id), f"{time.time():.0f}", ex=int(ABANDONED_AFTER.total_seconds()) + HEARTBEAT)
 
 
 def last_seen(table_ids):
@@ -43,7 +38,7 @@ def last_seen(table_ids):
     if not table_ids:
         return {}
     try:
-        marks = _redis().mget([key(table_id) for table_id in table_ids])
+        marks = redis_client().mget([key(table_id) for table_id in table_ids])
     except redis.RedisError:
         log.warning("could not read which hosts are here")
         return dict.fromkeys(table_ids)
@@ -69,7 +64,7 @@ def is_abandoned(seen, opened_at):
 
 def _known():
     try:
-        return bool(_redis().ping())
+        return bool(redis_client().ping())
     except redis.RedisError:
         return False
 
@@ -82,7 +77,7 @@ def abandoned(waiting):
     if not old:
         return []
     try:
-        marks = _redis().mget([key(table_id) for table_id in old])
+        marks = redis_client().mget([key(table_id) for table_id in old])
     except redis.RedisError:
         log.warning("could not read which hosts are here; the lobby lists every table")
         return []

@@ -10,11 +10,10 @@ offline as soon as their last page closes. With Redis away everyone reads as off
 """
 import logging
 import time
-from functools import lru_cache
 
-import redis
 from django.conf import settings
 
+from config.redis_clients import redis_client
 from games.outages import UNREACHABLE
 
 log = logging.getLogger(__name__)
@@ -27,12 +26,6 @@ def _key(user_id):
     return f"reversi:online:{user_id}"
 
 
-@lru_cache(maxsize=1)
-def _redis():
-    # short timeouts: a socket's connect waits for its first mark (social.consumers)
-    return redis.Redis.from_url(settings.REDIS_URL, socket_timeout=2, socket_connect_timeout=2)
-
-
 def member(channel, path):
     """What a socket is called in the set: its channel and its page's path."""
     return f"{channel}|{path}"
@@ -41,7 +34,7 @@ def member(channel, path):
 def arrive(user_id, name):
     """A socket of the person is open (on connect, then every HEARTBEAT seconds)."""
     now = time.time()
-    pipe = _redis().pipeline(transaction=True)
+    pipe = redis_client().pipeline(transaction=True)
     pipe.zadd(_key(user_id), {name: now})
     pipe.zremrangebyscore(_key(user_id), "-inf", now - STALE)
     pipe.expire(_key(user_id), int(STALE) + 1)
@@ -49,7 +42,7 @@ def arrive(user_id, name):
 
 
 def depart(user_id, name):
-    _redis().zrem(_key(user_id), name)
+    redis_client().zrem(_key(user_id), name)
 
 
 def pages(user_ids):
@@ -59,7 +52,7 @@ def pages(user_ids):
         return {}
     since = time.time() - STALE
     try:
-        pipe = _redis().pipeline(transaction=False)
+        pipe = redis_client().pipeline(transaction=False)
         for user_id in user_ids:
             pipe.zrangebyscore(_key(user_id), since, "+inf")
         answers = pipe.execute()
