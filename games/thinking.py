@@ -89,7 +89,7 @@ class Asker:
         now = time.time()
         try:
             taken = redis_client().eval(TAKE, len(keys), *keys, now, now + THINKING_SECONDS, game_id, THINKING_SECONDS,
-                                  settings.COMPUTER_THINKING_PER_VISITOR, settings.COMPUTER_THINKING_PER_ADDRESS)
+                                        settings.COMPUTER_THINKING_PER_VISITOR, settings.COMPUTER_THINKING_PER_ADDRESS)
         except UNREACHABLE as error:
             log.warning("computer thinking not counted (%s)", error)
             return False
