@@ -15,11 +15,11 @@ from django.db import connection
 from django.utils import timezone
 
 from config.redis_clients import redis_client
-from games import Variant, deadlines, downtime
+from games import Variant, deadlines, downtime, endings, presence
 from games.access import Viewer
 from games.models import Game, Move, Seat
 from games.presentation import clocks_view
-from games.services import flag, give_back_downtime, play_move, timeout_move
+from games.services import GameError, flag, give_back_downtime, play_move, timeout_move
 from lobby import actions
 from tests import servers
 
@@ -99,8 +99,9 @@ def test_nobody_is_flagged_while_the_web_is_down_and_the_outage_is_given_back_be
 
     web_beats(1)
     assert clocks_tick(1) == 0  # credited: the flag moved with it
-    web_beats(45)
-    assert clocks_tick(45.5) == 1  # and falls when the time given back has run out
+    web_beats(deadlines.RECONNECT + 39.5)
+    assert clocks_tick(deadlines.RECONNECT + 39.5) == 0
+    assert clocks_tick(deadlines.RECONNECT + 40.5) == 1  # and falls when the time given back has run out
     assert not Move.objects.filter(game=game).exists()  # queued for a worker
 
 
@@ -123,7 +124,7 @@ def test_with_the_whole_site_down_deadlines_passed_meanwhile_flag_nobody_owed_ti
     assert clocks_tick(110.5) == 0  # the credit first
     assert give_back_downtime() == 1
     owed.refresh_from_db()
-    assert owed.deadline == at(115 + 40) and black(owed).remaining == pytest.approx(40)
+    assert owed.deadline == at(110 + deadlines.RECONNECT + 40) and black(owed).remaining == pytest.approx(40)
     already_late.refresh_from_db()
     assert already_late.deadline == at(-125 + 60)  # nothing given back: the site was up when it ran out
     assert clocks_tick(111) == 1  # so only that one is flagged
@@ -188,3 +189,21 @@ def test_two_workers_crediting_at_once_give_the_outage_back_once(alice, bob):
     game.refresh_from_db()
     assert game.deadline == at(deadlines.RECONNECT + 40) and black(game).remaining == pytest.approx(40)
     assert game.version == version + 1
+
+
+def test_a_player_gone_only_while_the_site_was_down_cannot_be_claimed_against(alice, bob, settings):
+    """Alice's page was last heard of 100 s ago; the site was down from then until 2 s
+    ago: she counts as gone for 2 s, not 100, so Bob may not claim the win yet."""
+    settings.PLAYER_GONE_SECONDS = 30
+    lobby_table = actions.open_table(alice, Variant(board="6x6"))
+    actions.join(lobby_table, Viewer(user=bob))
+    game = Game.objects.get(pk=lobby_table.game_id)  # Alice (Black) to move
+    now = timezone.now()
+    heard = (now - timedelta(seconds=100)).timestamp()
+    redis_client().zadd(presence._sockets(game.public_id, "black"), {"tab-1": heard})
+    assert presence.gone_for(game.public_id, "black") > 99
+    real_outage(now - timedelta(seconds=99), now - timedelta(seconds=2))
+    assert presence.gone_for(game.public_id, "black") < 5
+    with pytest.raises(GameError, match="Alice has not been gone long enough yet"):
+        endings.claim_win(game, Viewer(user=bob))
+    assert Game.objects.get(pk=game.pk).status == Game.Status.PLAYING
