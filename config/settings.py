@@ -245,6 +245,7 @@ CELERY_TASK_DEFAULT_QUEUE = "tables"
 CELERY_TASK_ROUTES = {
     "games.timeout_move": {"queue": "timeouts"},
     "games.sweep_overdue": {"queue": "timeouts"},  # it queues the time-outs the clocks missed
+    "games.credit_downtime": {"queue": "timeouts"},  # the time-outs wait for it (games.downtime)
     "games.table_move": {"queue": "tables"},  # the computer's seat, or a leaver's, at a table
     "config.announce": {"queue": "tables"},
     "games.computer_move": {"queue": "visitors"},  # games against the computer

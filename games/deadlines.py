@@ -18,6 +18,11 @@ worker that is up.
 The time controls (Game.TimeControl) differ only in deadline_for and in what the
 time-out does (games.services.timeout_move): at 60 s a move the computer moves for
 the player; on a clock or in correspondence the player loses on time.
+
+While no web process runs nobody can move, so nobody's time runs (games.downtime,
+docs/rules.md §11.3): the clocks flag nobody then, and give_back_downtime gives the
+outage back to the player to move, first to every game (before any flag), and also
+in the move and the time-out themselves, which reach a game before that.
 """
 import logging
 from datetime import timedelta
@@ -27,7 +32,7 @@ from django.db.models import Q
 from django.utils import timezone
 
 from config.redis_clients import redis_client
-from games import scheduling
+from games import downtime, scheduling
 from games.models import Game
 
 log = logging.getLogger(__name__)
@@ -105,8 +110,49 @@ def queue_time_out(game_id, ply, deadline):
 
 
 def queue_due_time_outs(now=None):
-    """Queue the time-out of every player out of time, once. How many this call queued."""
+    """Queue the time-out of every player out of time, once. How many this call queued.
+    None while no web process runs, nor while an outage is owed (docs/rules.md §11.3):
+    its credit is queued first (once, by a claim), and the flags wait for it."""
+    now = now or timezone.now()
+    serving, owed = downtime.state(now)
+    if not serving:
+        return 0
+    if owed:
+        if downtime.claim_credit():
+            scheduling.credit_downtime()
+        return 0
     return sum(queue_time_out(game_id, ply, deadline) for game_id, ply, deadline in due_games(now))
+
+
+# After an outage the player to move gets this long for their page to be back before
+# their time runs again: a page tries to reconnect at least every 5 s
+# (static/js/reconnect.js), and a daphne just started, on a busy machine, took up to
+# 2 s more to answer it with the game (tests/site/test_downtime_browser.py).
+RECONNECT = 10.0
+
+
+def give_back_downtime(game, seat, outages):
+    """docs/rules.md §11.3: the parts of `outages` (games.downtime, oldest first) during
+    the turn of the player to move at `seat` are not theirs. For each outage their turn
+    began before the end of: unless they were already due when it began (or their turn
+    did, if later), their turn starts again RECONNECT after its end, with the time they
+    had left then, and their deadline moves as much later. Changes `game` (and on a
+    clock `seat.remaining`) in memory; whether it did (the caller writes both, under the
+    game row's lock). Given once: the new turn start is past the outage's end."""
+    changed = False
+    for outage in outages:
+        if game.deadline is None or game.turn_started_at is None or game.turn_started_at >= outage.end:
+            continue
+        began = max(outage.start, game.turn_started_at)
+        if due_at(game) <= began:
+            break
+        restart = outage.end + timedelta(seconds=RECONNECT)
+        if game.time_control == Game.TimeControl.CLOCK and seat is not None and seat.remaining is not None:
+            seat.remaining = max(0.0, seat.remaining - (began - game.turn_started_at).total_seconds())
+        game.deadline += restart - began
+        game.turn_started_at = restart
+        changed = True
+    return changed
 
 
 def seconds_to_next_flag(now=None):

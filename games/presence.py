@@ -6,8 +6,9 @@ channel name) scored with the last time it said it is alive. A socket says so on
 connect and every HEARTBEAT seconds; one not heard of for STALE seconds (its daphne
 was killed) no longer counts, so nobody stays "here" for good. A socket that closes
 removes itself and writes when it went; the player is gone since the last time any of
-their sockets was heard of. With Redis away nobody can be shown gone (nor claimed
-against): everyone counts as here.
+their sockets was heard of, or since the site came back from an outage if that is later
+(games.downtime: nobody could be here while no web server ran, docs/rules.md §11.3).
+With Redis away nobody can be shown gone (nor claimed against): everyone counts as here.
 """
 import asyncio
 import logging
@@ -15,6 +16,7 @@ import time
 import weakref
 
 from config.redis_clients import async_redis_client, redis_client
+from games.downtime import OUTAGES_KEY
 from games.outages import UNREACHABLE
 
 log = logging.getLogger(__name__)
@@ -58,24 +60,27 @@ async def depart(public_id, colour, channel):
 
 
 def last_seen(public_id, colours):
-    """{colour: (here, the last time a socket of theirs was heard of, or None if never)}."""
+    """{colour: (here, the last time a socket of theirs was heard of, or the site came
+    back since; None if never heard of)}."""
     now = time.time()
     try:
         pipe = redis_client().pipeline(transaction=False)
         for colour in colours:
             pipe.zrevrange(_sockets(public_id, colour), 0, 0, withscores=True)
             pipe.get(_left(public_id, colour))
+        pipe.zrevrange(OUTAGES_KEY, 0, 0, withscores=True)  # the site's last outage: when it came back
         answers = pipe.execute()
     except UNREACHABLE as error:
         log.warning("presence of game %s unknown (%s): everyone counts as here", public_id, error)
         return {colour: (True, now) for colour in colours}
+    back = answers[-1][0][1] if answers[-1] else None
     seen = {}
     for index, colour in enumerate(colours):
         newest, left = answers[2 * index], answers[2 * index + 1]
         heard = newest[0][1] if newest else None
         here = heard is not None and heard > now - STALE
         times = [t for t in (heard, float(left) if left else None) if t is not None]
-        seen[colour] = (here, max(times) if times else None)
+        seen[colour] = (here, max(times + [back or 0.0]) if times else None)
     return seen
 
 

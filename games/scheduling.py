@@ -25,5 +25,9 @@ def timeout_move(game_id, ply):
     send("games.timeout_move", (game_id, ply))
 
 
+def credit_downtime():
+    send("games.credit_downtime", ())
+
+
 def turn_mail(game_id, ply):
     send("games.turn_mail", (game_id, ply))

@@ -26,7 +26,8 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from games import (
-    Board, IllegalMoveError, Variant, broadcast, deadlines, draw_blocked, scheduling, signals, thinking, turn_mail,
+    Board, IllegalMoveError, Variant, broadcast, deadlines, downtime, draw_blocked, scheduling, signals, thinking,
+    turn_mail,
 )
 from games.ai import choose_move
 from games.models import Game, HandicapSide, Level, Move, Seat, new_public_id
@@ -284,6 +285,9 @@ def _play_move(game, square, *, expected_ply, viewer, made_by):
 
 def _apply_move(game, square, *, expected_ply, viewer, made_by):
     square = str(square).strip().lower()
+    # Read before the lock (Redis): the site's outages a person's turn may have
+    # overlapped, not charged to them (docs/rules.md §11.3).
+    outages = downtime.outages_since(game.turn_started_at) if viewer is not None and game.deadline else []
     with transaction.atomic():
         game = Game.objects.select_for_update().prefetch_related("seats").get(pk=game.pk)
         if game.status != Game.Status.PLAYING:
@@ -299,6 +303,7 @@ def _apply_move(game, square, *, expected_ply, viewer, made_by):
         if viewer is not None and seat.played_by_computer:
             raise NotYourTurn(_("The computer plays this seat now."))
         now = timezone.now()
+        deadlines.give_back_downtime(game, seat, outages)  # written with the move (the seat: by _charge_clock)
         if viewer is not None and deadlines.is_due(game, now):
             if game.time_control == Game.TimeControl.MOVE:
                 raise OutOfTime(_("Your time for this move ran out; the computer moves for you."), game.deadline)
@@ -544,8 +549,8 @@ def timeout_move(game_id, ply):
     """The player to move at `ply` is due (games.deadlines): at 60 s a move the computer
     moves for them; on a clock or in correspondence they lose on time (flag).
     Only a worker calls this (the task games.timeout_move): it searches."""
-    game = Game.objects.filter(pk=game_id, ply=ply, status=Game.Status.PLAYING).first()
-    if game is None or not deadlines.is_due(game):
+    game = Game.objects.filter(pk=game_id, ply=ply, status=Game.Status.PLAYING).prefetch_related("seats").first()
+    if game is None or not _due_after_downtime(game):
         return None
     if game.time_control != Game.TimeControl.MOVE:
         return flag(game_id, ply)
@@ -565,7 +570,7 @@ def flag(game_id, ply):
     with transaction.atomic():
         game = (Game.objects.select_for_update().prefetch_related("seats")
                 .filter(pk=game_id, ply=ply, status=Game.Status.PLAYING).first())
-        if game is None or not deadlines.is_due(game):
+        if game is None or not _due_after_downtime(game):
             return None
         record = GameRecord(game)
         colour = record.board.turn
@@ -579,6 +584,47 @@ def flag(game_id, ply):
             return finish_early(game, record, record.board.decided(colour), Game.Ending.TIME, flagged=[colour])
         except StaleMove:
             return None
+
+
+def _due_after_downtime(game):
+    """Whether the player to move is due once the site's outages in their turn are not
+    counted (docs/rules.md §11.3); those are written by give_back_downtime, not here."""
+    outages = downtime.outages_since(game.turn_started_at) if game.deadline else []
+    deadlines.give_back_downtime(game, game.seat_of(game.turn), outages)
+    return deadlines.is_due(game)
+
+
+def give_back_downtime():
+    """The site's outages owed (games.downtime) given back to the player to move of
+    every game whose turn they overlapped (docs/rules.md §11.3): each game under its
+    row's lock and ply guard, and pushed; given once, since the turn's new start is past
+    the outage. Then the outages are marked given back and the clocks flag again. The
+    task games.credit_downtime runs it; how many games it changed."""
+    _serving, outages = downtime.state()
+    if not outages:
+        return 0
+    changed = 0
+    candidates = Game.objects.filter(status=Game.Status.PLAYING, deadline__isnull=False,
+                                     turn_started_at__lt=outages[-1].end).values_list("pk", flat=True)
+    for game_id in candidates:
+        with transaction.atomic():
+            game = (Game.objects.select_for_update().prefetch_related("seats")
+                    .filter(pk=game_id, status=Game.Status.PLAYING).first())
+            seat = game and game.seat_of(game.turn)
+            if game is None or not deadlines.give_back_downtime(game, seat, outages):
+                continue
+            Game.objects.filter(pk=game.pk, ply=game.ply, status=Game.Status.PLAYING).update(
+                turn_started_at=game.turn_started_at, deadline=game.deadline, version=F("version") + 1,
+                updated_at=timezone.now())
+            if seat is not None and seat.remaining is not None:
+                Seat.objects.filter(pk=seat.pk).update(remaining=seat.remaining)
+            transaction.on_commit(lambda game_id=game.pk: game_changed(game_id, schedule=False))
+            changed += 1
+    downtime.credited(outages)
+    if changed:
+        log.info("the site was down %s: the time given back in %d games",
+                 ", ".join(f"{o.start:%H:%M:%S}-{o.end:%H:%M:%S}" for o in outages), changed)
+    return changed
 
 
 # The most the computer may think per move, by level: Easy and Normal search to

@@ -41,6 +41,13 @@ def timeout_move(game_id, ply):
     return game.ply if game else None
 
 
+@shared_task(name="games.credit_downtime", acks_late=True, **RETRY)
+def credit_downtime():
+    """The site's outages not yet given back are given to every game they cost time
+    (games.downtime); the workers' clocks flag again once it is done."""
+    return services.give_back_downtime()
+
+
 @shared_task(name="games.turn_mail", acks_late=True, **RETRY)
 def turn_mail(game_id, ply):
     """Correspondence: tell the player to move at `ply` by e-mail, once (games.turn_mail)."""

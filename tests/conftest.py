@@ -112,6 +112,16 @@ def redis_server():
         embedded.stop()
 
 
+@pytest.fixture(scope="session", autouse=True)
+def web_process_beats(redis_server):
+    """The test process takes moves in-process as daphne does, so it beats as a web
+    process (tests.servers.web_beating): the workers' clocks and the time-outs the
+    tests queue themselves are not held back as if the site were down. A site with a
+    Redis of its own has only its own daphne's beats."""
+    with servers.web_beating(redis_server):
+        yield
+
+
 @pytest.fixture(autouse=True)
 def thinking_places(redis_server):
     """Every test starts with nobody's computer thinking: the places games.thinking

@@ -202,6 +202,39 @@ def start_beat(log_dir, name="beat", **env):
     return process
 
 
+@contextmanager
+def web_beating(redis_url):
+    """While the block runs, this process beats as a web process into the Redis at
+    `redis_url` (games.downtime), alive since the block began: for tests that take
+    moves in-process, or that start workers without a daphne and expect time-outs."""
+    import threading
+
+    import redis as redis_py
+
+    from games import downtime
+    from games.outages import UNREACHABLE
+
+    client = redis_py.Redis.from_url(redis_url, socket_timeout=2, socket_connect_timeout=2)
+    since, stopping = time.time(), threading.Event()
+
+    def keep_beating():
+        while not stopping.is_set():
+            try:
+                downtime.beat(client, since)
+            except UNREACHABLE:
+                pass  # a test that stopped Redis
+            stopping.wait(downtime.BEAT)
+
+    thread = threading.Thread(target=keep_beating, name="web-heartbeat", daemon=True)
+    thread.start()
+    try:
+        yield
+    finally:
+        stopping.set()
+        thread.join()
+        client.close()
+
+
 def http_status(url, timeout=2):
     try:
         with urllib.request.urlopen(url, timeout=timeout) as response:

@@ -57,7 +57,8 @@
       var serverNow = anchor.server + (performance.now() - anchor.local) / 1000;
       Array.prototype.forEach.call(list.querySelectorAll(".clock"), function (clock) {
         var left = Number(clock.dataset.remaining);
-        if (clock.dataset.running && !isNaN(started)) left -= serverNow - started;
+        // A turn given back an outage starts again a little after it (docs/rules.md §11.3).
+        if (clock.dataset.running && !isNaN(started)) left -= Math.max(0, serverNow - started);
         left = Math.max(0, left);
         clock.dataset.left = left.toFixed(3);
         clock.querySelector(".clock-time").textContent = text(left);

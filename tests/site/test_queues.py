@@ -50,7 +50,8 @@ def broker():
     app.conf.broker_url = celery_redis_url(redis.url)
     app.set_current()
     try:
-        yield redis
+        with servers.web_beating(redis.url):  # a web process serves: the workers' clocks flag
+            yield redis
     finally:
         config.celery.app.set_current()
         app.close()
@@ -104,11 +105,12 @@ def test_each_task_is_routed_to_its_queue(empty_broker):
     scheduling.computer_move(1, 0)
     scheduling.computer_move(2, 0, at_table=True)
     scheduling.timeout_move(3, 0)
+    scheduling.credit_downtime()
     scheduling.analyse_game(4)
     scheduling.send("games.sweep_overdue", ())
     scheduling.send("config.announce", ("a notice",))
     assert queued(empty_broker.url) == {
-        "timeouts": ["games.sweep_overdue", "games.timeout_move"],  # newest first
+        "timeouts": ["games.sweep_overdue", "games.credit_downtime", "games.timeout_move"],  # newest first
         "tables": ["config.announce", "games.table_move"],
         "visitors": ["games.computer_move"],
         "analysis": ["games.analyse_game"],
