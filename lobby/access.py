@@ -36,6 +36,14 @@ def find_table(code):
     return table
 
 
+def can_find(table, viewer):
+    """Who may open a table page without being given its code: anyone while the lobby
+    lists it waiting for players, else whoever may watch its game (games.access). An
+    unlisted table's code is its host's to give, so pages about people (a follower's
+    Friends page, the bell) link only tables that pass this."""
+    return (table.listed and table.game.status == Game.Status.WAITING) or can_watch(table.game, viewer)
+
+
 def can_view(table, viewer):
     """Who may open a table page: anyone holding the code while it waits for players;
     once it plays, its players, and everyone if the table is public (games.access)."""
