@@ -56,7 +56,12 @@ def friends_of(user):
 
 
 def shown_online(viewer, person):
-    """Whether `viewer` sees `person` online: never across a block."""
-    if viewer is not None and getattr(viewer, "is_authenticated", False) and relations.is_blocked(viewer, person):
+    """Whether `viewer` sees `person` online: None (nothing said either way) to a visitor
+    without an account, False across a block. A block binds an account, not a browser:
+    signed out, the blocked person would be a visitor like any other, so visitors learn
+    nobody's presence."""
+    if viewer is None or not getattr(viewer, "is_authenticated", False):
+        return None
+    if relations.is_blocked(viewer, person):
         return False
     return presence.is_online(person.pk)
