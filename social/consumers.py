@@ -1,6 +1,7 @@
 """/ws/notifications/: the one socket every page of a signed-in person opens.
 
-It carries what the site socket carries (announcements: config.announcements) and, for
+It carries what the site socket carries (announcements: config.announcements; its person
+counted online, lobby.counts) and, for
 its person, the header's live part (the bell's unread count and the open challenges),
 drawn whole on connect and again whenever social.notifications tells the person's
 group; and while open it keeps its person online (social.presence) with the page it
@@ -44,6 +45,7 @@ class NotificationConsumer(AnnouncementConsumer):
         await broadcast.join(self, SITE_GROUP)
         await broadcast.join(self, group(self.user_id))
         await self.accept()
+        await self.count_online()
         # Online before the first frame: a page that has heard from its socket counts.
         await self.say_online()
         self.heartbeat = asyncio.create_task(self.keep_online())
@@ -54,7 +56,7 @@ class NotificationConsumer(AnnouncementConsumer):
             return
         self.heartbeat.cancel()
         await broadcast.leave(self, group(self.user_id))
-        await broadcast.leave(self, SITE_GROUP)
+        await super().disconnect(code)  # the site's group, and the count of people online
         try:
             await sync_to_async(presence.depart, thread_sensitive=False)(self.user_id, self.name)
         except UNREACHABLE:
