@@ -1,4 +1,5 @@
 """Finding a table by its code, and who may see it: the lobby's side of games.access."""
+from django.urls import Resolver404, resolve
 from django.utils.translation import gettext as _
 
 from games.access import can_watch
@@ -17,6 +18,15 @@ class TooManyCodeGuesses(TableNotFound):
     def __init__(self):
         super().__init__(_("Too many wrong table codes came from your address. "
                            "Please wait a few minutes and try again."))
+
+
+def code_in(path):
+    """The code of the table page at `path` (a page's own path), else ""."""
+    try:
+        match = resolve(path)
+    except Resolver404:
+        return ""
+    return match.kwargs["code"] if match.url_name == "table" else ""
 
 
 def find_table(code):

@@ -5,7 +5,8 @@ counted online, lobby.counts) and, for
 its person, the header's live part (the bell's unread count and the open challenges),
 drawn whole on connect and again whenever social.notifications tells the person's
 group; and while open it keeps its person online (social.presence) with the page it
-is on (?page=<path>), every HEARTBEAT seconds. Origin-checked like every socket
+is on (?page=<path>), every HEARTBEAT seconds; the page's opening time (?opened=<ms>)
+tells the live part which answers it showed already (social.live). Origin-checked like every socket
 (config.asgi); a visitor without an account is refused."""
 import asyncio
 import logging
@@ -13,7 +14,7 @@ from urllib.parse import parse_qs
 
 from asgiref.sync import sync_to_async
 from channels.db import database_sync_to_async
-from django.utils import translation
+from django.utils import timezone, translation
 
 from config.announcements import GROUP as SITE_GROUP
 from config.announcements import AnnouncementConsumer
@@ -21,15 +22,19 @@ from games import broadcast
 from games.consumers import requested_language
 from games.outages import UNREACHABLE
 from social import presence
-from social.live import render_live
+from social.live import opened_at, render_live
 from social.notifications import group
 
 log = logging.getLogger(__name__)
 
 
+def query_of(scope):
+    return {name: values[0] for name, values in parse_qs(scope.get("query_string", b"").decode("latin-1")).items()}
+
+
 def page_of(scope):
     """The path of the page that opened the socket, as it says (only a path is kept)."""
-    page = (parse_qs(scope.get("query_string", b"").decode("latin-1")).get("page") or [""])[0]
+    page = query_of(scope).get("page", "")
     return page[:200] if page.startswith("/") and "|" not in page else ""
 
 
@@ -41,7 +46,9 @@ class NotificationConsumer(AnnouncementConsumer):
             return
         self.user_id = user.pk
         self.language = requested_language(self.scope)
-        self.name = presence.member(self.channel_name, page_of(self.scope))
+        self.page = page_of(self.scope)
+        self.opened = opened_at(query_of(self.scope).get("opened")) or timezone.now()
+        self.name = presence.member(self.channel_name, self.page)
         await broadcast.join(self, SITE_GROUP)
         await broadcast.join(self, group(self.user_id))
         await self.accept()
@@ -82,4 +89,4 @@ class NotificationConsumer(AnnouncementConsumer):
     @database_sync_to_async
     def live(self):
         with translation.override(self.language):
-            return render_live(self.user_id)
+            return render_live(self.user_id, self.page, self.opened)

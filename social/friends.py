@@ -3,11 +3,9 @@ doing there (playing at a table, watching one, at a private table, or elsewhere 
 site), with a link to watch. Following needs no consent, so a table the follower could
 not find by themselves (lobby.access.can_find) is only "private": no link, no code.
 Presence is social.presence's; nobody blocked either way is shown."""
-from django.urls import Resolver404, resolve
-
 from games.access import Viewer
 from games.models import Game
-from lobby.access import can_find
+from lobby.access import can_find, code_in
 from lobby.models import Table
 from social import presence, relations
 
@@ -17,14 +15,7 @@ PLAYING, WATCHING, PRIVATE, IDLE, OFFLINE = "playing", "watching", "private", "i
 def doing(person, paths, follower):
     """(what, link) for `person` with pages open at `paths`, as `follower` may learn it:
     playing beats watching beats idle, and a table `follower` may not find is PRIVATE."""
-    codes = []
-    for path in paths:
-        try:
-            match = resolve(path)
-        except Resolver404:
-            continue
-        if match.url_name == "table":
-            codes.append(match.kwargs["code"])
+    codes = [code for code in map(code_in, paths) if code]
     tables = Table.objects.filter(code__in=codes).select_related("game").prefetch_related("game__seats")
     viewer = Viewer(user=follower)
     found = []
