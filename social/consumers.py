@@ -1,13 +1,12 @@
 """/ws/notifications/: the one socket every page of a signed-in person opens.
 
-It carries what the site socket carries (announcements: config.announcements; its person
-counted online, lobby.counts) and, for
-its person, the header's live part (the bell's unread count and the open challenges),
-drawn whole on connect and again whenever social.notifications tells the person's
-group; and while open it keeps its person online (social.presence) with the page it
-is on (?page=<path>), every HEARTBEAT seconds; the page's opening time (?opened=<ms>)
-tells the live part which answers it showed already (social.live). Origin-checked like every socket
-(config.asgi); a visitor without an account is refused."""
+It carries what the site socket carries (announcements: config.announcements; its
+person counted online: lobby.counts) and, for its person, the header's live part (the
+bell's unread count and the open challenges), drawn whole on connect and again
+whenever social.notifications tells the person's group, for the page it is on
+(?page=<path>) as opened then (?opened=<ms>: social.live); and while open it keeps its
+person online (social.presence) with that page, every HEARTBEAT seconds.
+Origin-checked like every socket (config.asgi); a visitor without an account is refused."""
 import asyncio
 import logging
 from urllib.parse import parse_qs

@@ -1,10 +1,12 @@
 """What this app follows of games it cannot be told about directly (games never import
 it): a correspondence turn (a notification, and the mail's opt-out, unsubscribe link
-and language), a friend's game starting (told to followers who may watch it), and a rematch asked for at a player's table;
-and a sign-in, whose language the person's mail follows."""
+and language), a friend's game starting (told to the followers who may watch it), and
+a rematch asked for at a player's table; and a sign-in, whose language the person's
+mail follows."""
 import logging
 
 from django.contrib.auth.signals import user_logged_in
+from django.db.models import prefetch_related_objects
 from django.dispatch import receiver
 from django.utils import translation
 
@@ -59,10 +61,14 @@ def friend_started(game, people):
     """Each player's followers who may find the table (lobby.access.can_find) hear that
     they started a game; a private table is not announced, its link is its host's to give."""
     table = game.tables.first()
+    if table is None:
+        return
+    prefetch_related_objects([game], "seats")  # each follower's check reads them
+    table.game = game
     followers = relations.followers_of([p.pk for p in people])
     seated = {p.pk for p in people}
     told = {f for ids in followers.values() for f in ids if f not in seated}
-    may_find = {u.pk for u in notifications.users(told) if table is not None and can_find(table, Viewer(user=u))}
+    may_find = {u.pk for u in notifications.users(told) if can_find(table, Viewer(user=u))}
     for person in people:
         others = [f for f in followers.get(person.pk, []) if f in may_find]
         if others:
