@@ -77,7 +77,8 @@ def report(request, message_id):
         messages.error(request, str(refusal))
         return back_to(request, table)
     if request.htmx:
-        return HttpResponse(f'<span id="chat-actions-{message.pk}" class="chat-reported" hx-swap-oob="true">'
+        # Only the report's buttons give way: the message keeps its Mute button.
+        return HttpResponse(f'<span id="chat-report-{message.pk}" class="chat-reported" hx-swap-oob="true">'
                             f'{escape(_("Reported. Thank you."))}</span>')
     messages.success(request, _("Reported. Thank you."))
     return back_to(request, table)

@@ -9,19 +9,29 @@ from channels.generic.websocket import AsyncWebsocketConsumer
 from django.template.loader import render_to_string
 
 from games import broadcast, sending
+from lobby import counts as online
 
 GROUP = "site"
 
 
 class AnnouncementConsumer(AsyncWebsocketConsumer):
-    """Every page listens here; messages are whole HTML fragments swapped by id."""
+    """Every page listens here (a signed-in person's through social's notification
+    socket, built on this one); messages are whole HTML fragments swapped by id. Being
+    the one socket every page opens, it is what counts its person online (lobby.counts)."""
 
     async def connect(self):
         await broadcast.join(self, GROUP)  # opens even while Redis is away
         await self.accept()
+        await self.count_online()
+
+    async def count_online(self):
+        self.person = online.person_of(self.scope, self.channel_name)
+        await online.arrive(self.person)
 
     async def disconnect(self, code):
         await broadcast.leave(self, GROUP)
+        if getattr(self, "person", None):
+            await online.depart(self.person)
 
     async def site_announcement(self, event):
         await self.send(text_data=event["html"])

@@ -1,4 +1,5 @@
 """Finding a table by its code, and who may see it: the lobby's side of games.access."""
+from django.urls import Resolver404, resolve
 from django.utils.translation import gettext as _
 
 from games.access import can_watch
@@ -19,6 +20,15 @@ class TooManyCodeGuesses(TableNotFound):
                            "Please wait a few minutes and try again."))
 
 
+def code_in(path):
+    """The code of the table page at `path` (a page's own path), else ""."""
+    try:
+        match = resolve(path)
+    except Resolver404:
+        return ""
+    return match.kwargs["code"] if match.url_name == "table" else ""
+
+
 def find_table(code):
     """The table with this code (typed with spaces, dashes or lower case, or a pasted link)."""
     normalised = normalise_code(code)
@@ -34,6 +44,14 @@ def find_table(code):
             raise TableNotFound(_("No table has the code “%(code)s”. Check the code and try again.") % {"code": shown})
         raise TableNotFound(_("Type the code of the table you were invited to."))
     return table
+
+
+def can_find(table, viewer):
+    """Who may open a table page without being given its code: anyone while the lobby
+    lists it waiting for players, else whoever may watch its game (games.access). An
+    unlisted table's code is its host's to give, so pages about people (a follower's
+    Friends page, the bell) link only tables that pass this."""
+    return (table.listed and table.game.status == Game.Status.WAITING) or can_watch(table.game, viewer)
 
 
 def can_view(table, viewer):

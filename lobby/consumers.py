@@ -18,7 +18,6 @@ from games.access import Viewer
 from games.consumers import requested_language
 from lobby import presence
 from lobby.access import can_view
-from lobby import counts as online
 from lobby.feed import lobby_feed
 from lobby.filters import LOBBY_PAGES, LobbyFilterForm
 from lobby.presentation import render_seats
@@ -36,16 +35,12 @@ class LobbyConsumer(AsyncWebsocketConsumer):
     async def connect(self):
         shown, page = lobby_filter(self.scope)
         await self.accept()
-        self.person = online.person_of(self.scope, self.channel_name)
-        await online.arrive(self.person)
         self.feed = lobby_feed()
         await self.feed.show(self, shown, page, requested_language(self.scope))
 
     async def disconnect(self, code):
         if getattr(self, "feed", None) is not None:
             self.feed.leave(self)
-        if getattr(self, "person", None):
-            await online.depart(self.person)
 
     async def receive(self, text_data=None, bytes_data=None):
         """Pages never send anything that matters here."""
@@ -78,15 +73,11 @@ class TableConsumer(AsyncWebsocketConsumer):
             return
         await broadcast.join(self, self.table.group_name)
         await self.accept()
-        self.person = online.person_of(self.scope, self.channel_name)
-        await online.arrive(self.person)
         if self.viewer.user is not None and self.viewer.user.pk == self.table.host_id:
             self.heartbeat = asyncio.create_task(self.keep_seen(self.table.pk))
         await self.table_changed({})
 
     async def disconnect(self, code):
-        if getattr(self, "person", None):
-            await online.depart(self.person)
         if getattr(self, "heartbeat", None) is not None:
             self.heartbeat.cancel()
         if getattr(self, "table", None) is not None:

@@ -1,10 +1,16 @@
 """The lobby's two counts: people online and games being played.
 
-People online are those with a lobby or table page open, in any daphne process: each
-process keeps the people of its open sockets (a signed-in account, else the session,
-else the socket) and writes them with the time into one sorted set in Redis when
-they come and every HEARTBEAT seconds; a person counts while written within
-ONLINE_FOR seconds, so a killed process's people drop out by themselves."""
+People online are those with any page of the site open, in any daphne process: every
+page opens the site's socket (config.announcements; social's notification socket for
+an account), and each process keeps the people of those sockets (a signed-in account,
+else the session, else the socket) and writes them with the time into one sorted set
+in Redis when they come and every HEARTBEAT seconds; a person counts while written
+within ONLINE_FOR seconds, so a killed process's people drop out by themselves.
+(social.presence knows the pages of accounts only, one set per person, for their
+friends; visitors are people online too, and one set counts them in one command.)
+
+Games being played are the online tables' games under way: a game against the
+computer is one visitor's, and often left unfinished."""
 import asyncio
 import logging
 import time
@@ -84,5 +90,6 @@ def _playing():
     # every lobby change sends the counts: a plain statement costs a quarter of the
     # ORM's count (benchmarks/README.md, "The lobby at a crowd's scale")
     with connection.cursor() as cursor:
-        cursor.execute(f"SELECT COUNT(*) FROM {Game._meta.db_table} WHERE status = %s", [Game.Status.PLAYING])
+        cursor.execute(f"SELECT COUNT(*) FROM {Game._meta.db_table} WHERE status = %s AND kind = %s",
+                       [Game.Status.PLAYING, Game.Kind.TABLE])
         return cursor.fetchone()[0]

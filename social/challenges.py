@@ -145,6 +145,20 @@ def _close(challenge_id, whose, status):
     return challenge
 
 
+def answer_seen(challenge_id, user, now=None):
+    """The challenger saw the answer in their header (social.live): marked once, the
+    first time; a challenge still waiting has no answer to see yet."""
+    now = now or timezone.now()
+    Challenge.objects.filter(pk=challenge_id, challenger=user, answer_seen_at=None).exclude(
+        open_q(now)).update(answer_seen_at=now)
+
+
+def table_reached(user, code, now=None):
+    """`user` opened the table that their accepted challenge points to: the answer is seen."""
+    Challenge.objects.filter(challenger=user, status=Challenge.Status.ACCEPTED, table_code=code,
+                             answer_seen_at=None).update(answer_seen_at=now or timezone.now())
+
+
 def lapse_due(now=None):
     """Open challenges past their time lapse, each told to both once. Returns how many."""
     now = now or timezone.now()

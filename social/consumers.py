@@ -1,18 +1,19 @@
 """/ws/notifications/: the one socket every page of a signed-in person opens.
 
-It carries what the site socket carries (announcements: config.announcements) and, for
-its person, the header's live part (the bell's unread count and the open challenges),
-drawn whole on connect and again whenever social.notifications tells the person's
-group; and while open it keeps its person online (social.presence) with the page it
-is on (?page=<path>), every HEARTBEAT seconds. Origin-checked like every socket
-(config.asgi); a visitor without an account is refused."""
+It carries what the site socket carries (announcements: config.announcements; its
+person counted online: lobby.counts) and, for its person, the header's live part (the
+bell's unread count and the open challenges), drawn whole on connect and again
+whenever social.notifications tells the person's group, for the page it is on
+(?page=<path>) as opened then (?opened=<ms>: social.live); and while open it keeps its
+person online (social.presence) with that page, every HEARTBEAT seconds.
+Origin-checked like every socket (config.asgi); a visitor without an account is refused."""
 import asyncio
 import logging
 from urllib.parse import parse_qs
 
 from asgiref.sync import sync_to_async
 from channels.db import database_sync_to_async
-from django.utils import translation
+from django.utils import timezone, translation
 
 from config.announcements import GROUP as SITE_GROUP
 from config.announcements import AnnouncementConsumer
@@ -20,15 +21,19 @@ from games import broadcast
 from games.consumers import requested_language
 from games.outages import UNREACHABLE
 from social import presence
-from social.live import render_live
+from social.live import opened_at, render_live
 from social.notifications import group
 
 log = logging.getLogger(__name__)
 
 
+def query_of(scope):
+    return {name: values[0] for name, values in parse_qs(scope.get("query_string", b"").decode("latin-1")).items()}
+
+
 def page_of(scope):
     """The path of the page that opened the socket, as it says (only a path is kept)."""
-    page = (parse_qs(scope.get("query_string", b"").decode("latin-1")).get("page") or [""])[0]
+    page = query_of(scope).get("page", "")
     return page[:200] if page.startswith("/") and "|" not in page else ""
 
 
@@ -40,10 +45,13 @@ class NotificationConsumer(AnnouncementConsumer):
             return
         self.user_id = user.pk
         self.language = requested_language(self.scope)
-        self.name = presence.member(self.channel_name, page_of(self.scope))
+        self.page = page_of(self.scope)
+        self.opened = opened_at(query_of(self.scope).get("opened")) or timezone.now()
+        self.name = presence.member(self.channel_name, self.page)
         await broadcast.join(self, SITE_GROUP)
         await broadcast.join(self, group(self.user_id))
         await self.accept()
+        await self.count_online()
         # Online before the first frame: a page that has heard from its socket counts.
         await self.say_online()
         self.heartbeat = asyncio.create_task(self.keep_online())
@@ -54,7 +62,7 @@ class NotificationConsumer(AnnouncementConsumer):
             return
         self.heartbeat.cancel()
         await broadcast.leave(self, group(self.user_id))
-        await broadcast.leave(self, SITE_GROUP)
+        await super().disconnect(code)  # the site's group, and the count of people online
         try:
             await sync_to_async(presence.depart, thread_sensitive=False)(self.user_id, self.name)
         except UNREACHABLE:
@@ -80,4 +88,4 @@ class NotificationConsumer(AnnouncementConsumer):
     @database_sync_to_async
     def live(self):
         with translation.override(self.language):
-            return render_live(self.user_id)
+            return render_live(self.user_id, self.page, self.opened)

@@ -1,33 +1,34 @@
 """The Friends page: who a person follows, who of them is online now and what they are
-doing there (playing at a table, watching one, or elsewhere on the site), with a link
-to watch. Presence is social.presence's; nobody blocked either way is shown."""
-from django.urls import Resolver404, resolve
-
+doing there (playing at a table, watching one, at a private table, or elsewhere on the
+site), with a link to watch. Following needs no consent, so a table the follower could
+not find by themselves (lobby.access.can_find) is only "private": no link, no code.
+Presence is social.presence's; nobody blocked either way is shown."""
+from games.access import Viewer
 from games.models import Game
+from lobby.access import can_find, code_in
 from lobby.models import Table
 from social import presence, relations
 
-PLAYING, WATCHING, IDLE, OFFLINE = "playing", "watching", "idle", "offline"
+PLAYING, WATCHING, PRIVATE, IDLE, OFFLINE = "playing", "watching", "private", "idle", "offline"
 
 
-def doing(user, paths):
-    """(what, link) for a person with pages open at `paths`: playing beats watching beats idle."""
-    codes = []
-    for path in paths:
-        try:
-            match = resolve(path)
-        except Resolver404:
-            continue
-        if match.url_name == "table":
-            codes.append(match.kwargs["code"])
-    tables = list(Table.objects.filter(code__in=codes).select_related("game"))
+def doing(person, paths, follower):
+    """(what, link) for `person` with pages open at `paths`, as `follower` may learn it:
+    playing beats watching beats idle, and a table `follower` may not find is PRIVATE."""
+    codes = [code for code in map(code_in, paths) if code]
+    tables = Table.objects.filter(code__in=codes).select_related("game").prefetch_related("game__seats")
+    viewer = Viewer(user=follower)
+    found = []
     for table in tables:
-        if table.game.status != Game.Status.FINISHED and table.game.seats.filter(user=user).exists():
-            return PLAYING, table.get_absolute_url()
-    for table in tables:
-        if table.listed or table.game.is_public:
-            return WATCHING, table.get_absolute_url()
-    return IDLE, ""
+        playing = table.game.status != Game.Status.FINISHED and any(
+            seat.user_id == person.pk for seat in table.game.seats.all())
+        found.append((not playing, not can_find(table, viewer), table))
+    if not found:
+        return IDLE, ""
+    watching, hidden, table = min(found, key=lambda item: item[:2])
+    if hidden:
+        return PRIVATE, ""
+    return (WATCHING if watching else PLAYING), table.get_absolute_url()
 
 
 def friends_of(user):
@@ -37,7 +38,7 @@ def friends_of(user):
     rows = []
     for person in people:
         if person.pk in open_pages:
-            state, link = doing(person, open_pages[person.pk])
+            state, link = doing(person, open_pages[person.pk], user)
         else:
             state, link = OFFLINE, ""
         rows.append({"user": person, "state": state, "link": link})
@@ -46,7 +47,12 @@ def friends_of(user):
 
 
 def shown_online(viewer, person):
-    """Whether `viewer` sees `person` online: never across a block."""
-    if viewer is not None and getattr(viewer, "is_authenticated", False) and relations.is_blocked(viewer, person):
+    """Whether `viewer` sees `person` online: None (nothing said either way) to a visitor
+    without an account, False across a block. A block binds an account, not a browser:
+    signed out, the blocked person would be a visitor like any other, so visitors learn
+    nobody's presence."""
+    if viewer is None or not getattr(viewer, "is_authenticated", False):
+        return None
+    if relations.is_blocked(viewer, person):
         return False
     return presence.is_online(person.pk)

@@ -72,6 +72,9 @@ class Challenge(models.Model):
     # The accepted challenge's table (lobby.Table), by code: its page is where both play.
     table_code = models.CharField(max_length=16, blank=True)
     game = models.ForeignKey(Game, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
+    # When the challenger first saw the answer in their header, or reached its table
+    # (social.live): pages opened after that no longer show it.
+    answer_seen_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         ordering = ["-created_at"]

@@ -1,16 +1,20 @@
 """What this app follows of games it cannot be told about directly (games never import
 it): a correspondence turn (a notification, and the mail's opt-out, unsubscribe link
-and language), a friend's game starting, and a rematch asked for at a player's table;
-and a sign-in, whose language the person's mail follows."""
+and language), a friend's game starting (told to the followers who may watch it), and
+a rematch asked for at a player's table; and a sign-in, whose language the person's
+mail follows."""
 import logging
 
 from django.contrib.auth.signals import user_logged_in
+from django.db.models import prefetch_related_objects
 from django.dispatch import receiver
 from django.utils import translation
 
 from games import signals
+from games.access import Viewer
 from games.models import Game
 from games.presentation import game_url
+from lobby.access import can_find
 from lobby.signals import rematch_asked
 from social import languages, notifications, preferences, relations, unsubscribe
 
@@ -48,15 +52,27 @@ def game_pushed(sender, game, **kwargs):
             if seat is not None and seat.user_id and not seat.played_by_computer:
                 notifications.your_turn(game, seat.user_id, game_url(game))
         if game.ply == 0:
-            people = [s.user for s in seats if s.user_id]
-            followers = relations.followers_of([p.pk for p in people])
-            seated = {p.pk for p in people}
-            for person in people:
-                others = [f for f in followers.get(person.pk, []) if f not in seated]
-                if others:
-                    notifications.friend_playing(game, person, others, game_url(game))
+            friend_started(game, [s.user for s in seats if s.user_id])
     except Exception:  # never in the way of a game: logged, nobody told
         log.exception("game %s: notifications not made", game.pk)
+
+
+def friend_started(game, people):
+    """Each player's followers who may find the table (lobby.access.can_find) hear that
+    they started a game; a private table is not announced, its link is its host's to give."""
+    table = game.tables.first()
+    if table is None:
+        return
+    prefetch_related_objects([game], "seats")  # each follower's check reads them
+    table.game = game
+    followers = relations.followers_of([p.pk for p in people])
+    seated = {p.pk for p in people}
+    told = {f for ids in followers.values() for f in ids if f not in seated}
+    may_find = {u.pk for u in notifications.users(told) if can_find(table, Viewer(user=u))}
+    for person in people:
+        others = [f for f in followers.get(person.pk, []) if f in may_find]
+        if others:
+            notifications.friend_playing(game, person, others, game_url(game))
 
 
 @receiver(rematch_asked)

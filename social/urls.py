@@ -18,4 +18,5 @@ urlpatterns = [
     path("challenges/<int:challenge_id>/accept/", views.answer, {"action": "accept"}, name="accept"),
     path("challenges/<int:challenge_id>/decline/", views.answer, {"action": "decline"}, name="decline"),
     path("challenges/<int:challenge_id>/cancel/", views.answer, {"action": "cancel"}, name="cancel"),
+    path("challenges/<int:challenge_id>/seen/", views.answer_seen, name="answer_seen"),
 ]

@@ -95,6 +95,14 @@ def challenge_page(request, challenge_id):
 
 @login_required
 @require_POST
+def answer_seen(request, challenge_id):
+    """The header showed the answer to a challenge sent (its notice says so as it loads)."""
+    challenges.answer_seen(challenge_id, request.user)
+    return HttpResponse(status=204)
+
+
+@login_required
+@require_POST
 def answer(request, challenge_id, action):
     """Accept (on to the table, both seated), decline or cancel."""
     refusal = None

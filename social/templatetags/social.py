@@ -1,10 +1,12 @@
 """The app's parts on other apps' pages: the header's live part (base.html), the
 buttons and presence on a player page, the settings on the profile page."""
+import time
+
 from django import template
 
 from social import friends, preferences, relations
 from social.forms import SettingsForm
-from social.live import live_context
+from social.live import live_context, page_drawn
 
 register = template.Library()
 
@@ -17,8 +19,15 @@ def social_bell(context):
 
 @register.inclusion_tag("social/includes/notices.html", takes_context=True)
 def social_notices(context):
-    user = context["request"].user
-    return {**live_context(user), "request": context["request"], "csrf_token": context.get("csrf_token")}
+    request = context["request"]
+    page_drawn(request.user, request.path)
+    return {**live_context(request.user, request.path), "request": request, "csrf_token": context.get("csrf_token")}
+
+
+@register.simple_tag
+def page_opened():
+    """Now, in ms since the epoch: the page's socket says when the page was drawn (social.live)."""
+    return int(time.time() * 1000)
 
 
 @register.inclusion_tag("social/includes/player_panel.html", takes_context=True)

@@ -149,3 +149,24 @@ def test_a_reported_message_deleted_by_staff_vanishes_live_and_a_mute_is_for_the
     laptop.goto(f"{live_site.url}/chat/settings/")
     expect(laptop.locator("#muted-people")).to_contain_text("Bob")
     assert errors == []
+
+
+def test_a_reported_message_keeps_its_mute_button(live_site, browser):
+    alice, bob = make_user("alice", "Alice"), make_user("bob", "Bob")
+    table = in_thread(playing_table, alice, bob)
+    errors = []
+    laptop = person(browser, live_site, alice, errors, viewport=LAPTOP, locale="en-GB")
+    phone = person(browser, live_site, bob, errors, viewport=PHONE, locale="en-GB", is_mobile=True)
+    for page in (laptop, phone):
+        at_table(page, live_site, table)
+
+    say(phone, "you play like a potato")
+    message = laptop.locator(".chat-message", has_text="potato")
+    message.locator("summary").click()
+    message.get_by_role("button", name="Insults or harassment").click()
+    expect(message.locator(".chat-reported")).to_have_text("Reported. Thank you.")
+    expect(message.get_by_role("button", name="Insults or harassment")).to_have_count(0)  # reported once
+    message.get_by_role("button", name="Mute Bob").click()  # still there, no reload
+    expect(laptop.locator("#chat-rooms")).not_to_contain_text("potato")
+    assert in_thread(lambda: list(alice.chat_mutes.values_list("muted__username", flat=True))) == ["bob"]
+    assert errors == []

@@ -1,7 +1,8 @@
 """Challenges and presence in Chromium, with real daphne and Celery. Alice on a laptop
 in English challenges Bob from his player page; Bob, on a phone in German and on
 another page of the site, sees it arrive in the header, accepts, and both land seated
-at the started game. A declined challenge is seen live on the challenger's page; a
+at the started game. A declined challenge is seen live on the challenger's page, and
+its notice goes once seen (an accepted one never shows at its own table); a
 blocked player finds no challenge button and the form refuses them. A friend's
 presence goes offline when their last page closes. Any console or page error fails."""
 import re
@@ -10,6 +11,9 @@ import time
 import pytest
 from playwright.sync_api import expect
 
+from games import Variant
+from games.access import Viewer
+from games.services import create_computer_game
 from social import presence, relations
 from social.models import Challenge
 from tests.lobby.browser_people import LAPTOP, PHONE, in_thread, person
@@ -70,7 +74,7 @@ def test_a_declined_challenge_shows_on_the_challengers_page_and_a_blocked_player
     phone.locator("#challenge-notices .decline-challenge").click()
     expect(phone.locator("#challenge-notices .challenge-notice")).to_have_count(0)
     expect(laptop.locator(".challenge-status")).to_have_attribute("data-status", "declined")
-    expect(laptop.locator("#challenge-notices")).to_contain_text("Bob declined your challenge.")
+    expect(laptop.locator(".challenge-status")).to_have_text("Declined")  # the header's notice was seen before
 
     phone.goto(f"{live_site.url}/accounts/players/alice/")
     phone.locator("#block").click()
@@ -137,4 +141,33 @@ def test_a_challenge_nobody_answers_lapses_on_both_pages(live_site, browser):
     expect(laptop.locator(".challenge-status")).to_have_attribute("data-status", "lapsed")
     expect(laptop.locator(".challenge-status")).to_have_text("Verfallen")
     expect(laptop.locator("#bell .bell-count")).to_have_text("1")
+    assert errors == []
+
+
+def test_a_challenges_answer_goes_once_seen_and_never_shows_at_its_own_table(live_site, browser):
+    alice, bob = make_user("alice", "Alice"), make_user("bob", "Bob")
+    errors = []
+    laptop = person(browser, live_site, alice, errors, viewport=LAPTOP, locale="en-GB")
+    phone = person(browser, live_site, bob, errors, viewport=PHONE, locale="en-GB", is_mobile=True)
+    phone.goto(f"{live_site.url}/lobby/")
+    send_challenge(laptop, live_site, "bob")
+    laptop.goto(f"{live_site.url}/lobby/")  # Alice goes on while Bob thinks
+    with laptop.expect_response(re.compile(r"/seen/$")) as seen:  # the notice says it was shown
+        phone.locator("#challenge-notices .decline-challenge").click()
+        expect(laptop.locator("#challenge-notices")).to_contain_text("Bob declined your challenge.")  # live
+    assert seen.value.status == 204
+    game = in_thread(create_computer_game, Viewer(user=alice), Variant(board="6x6"), colour="black")
+    laptop.goto(f"{live_site.url}/play/{game.public_id}/")  # a later, unrelated game page
+    expect(laptop.locator(".board")).to_be_visible()
+    expect(laptop.locator("#challenge-notices [data-answered]")).to_have_count(0)
+
+    send_challenge(phone, live_site, "alice")  # Bob waits on his challenge's page
+    laptop.locator("#challenge-notices .accept-challenge").click()
+    expect(phone).to_have_url(re.compile(r"/tables/[A-Z0-9]+/$"))  # at the table by itself
+    expect(phone.locator("#table-seats")).to_have_attribute("data-status", "playing")
+    phone.wait_for_function("() => document.querySelector('.table-seats-socket[data-socket=open]')")
+    expect(phone.locator("#challenge-notices [data-answered]")).to_have_count(0)  # not at the table it names
+    phone.goto(f"{live_site.url}/lobby/")
+    expect(phone.locator("#lobby-counts")).to_be_visible()
+    expect(phone.locator("#challenge-notices [data-answered]")).to_have_count(0)  # he has been there
     assert errors == []
