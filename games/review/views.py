@@ -69,12 +69,11 @@ def outcome_sentence(replay):
 
 
 def ending_sentence(replay, game=None):
-    """How the game ended: a forfeit, or what the final position shows."""
+    """How the game ended: a forfeit, or what the final position shows. A loss on time
+    is already in the result (presentation.result_sentence): only the position is added."""
     outcome = replay.final.outcome()
     if game is not None and game.flagged:
-        who = ", ".join(str(colour_name(c)) for c in game.flagged)
-        text = _("%(who)s lost on time.") % {"who": who}
-        return f"{text} {TERMINATIONS[outcome.termination]}" if outcome else text
+        return str(TERMINATIONS[outcome.termination]) if outcome else ""
     if game is not None and game.ending in EARLY_ENDINGS:
         return str(EARLY_ENDINGS[game.ending])
     if game is not None and game.ending == Game.Ending.FORFEIT:
