@@ -209,7 +209,7 @@ def game_review_context(request, game, viewer, ply=None, error=None):
                   "computer": seat.is_computer, "left": seat.left_at is not None}
                  for seat in seats],
         is_player=my_seat is not None,
-        result=result_sentence(game, seats),
+        result=result_sentence(game, seats, you=my_seat.colour if my_seat else None),
         ending=ending_sentence(replay, game) if game.is_over and not game.is_abandoned else "",
         transcript=replay.final.transcript(),
         share_url=request.build_absolute_uri(base),
