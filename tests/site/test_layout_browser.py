@@ -43,6 +43,13 @@ def no_sideways_scrolling(page):
             e.getBoundingClientRect().right > s.clientWidth + 1).slice(0, 5).map(e => e.tagName + '.' + e.className)]; }""")
 
 
+def boxes(page, *selectors):
+    """The boxes (top, bottom, left, right) of the first element of each selector, read at once."""
+    return page.evaluate("""selectors => selectors.map(selector => {
+        const r = document.querySelector(selector).getBoundingClientRect();
+        return {top: r.top, bottom: r.bottom, left: r.left, right: r.right}; })""", list(selectors))
+
+
 def test_the_main_pages_fit_a_phone(live_site, browser, player):
     context = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True)
     page = context.new_page()
