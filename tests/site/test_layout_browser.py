@@ -50,6 +50,10 @@ def boxes(page, *selectors):
         return {top: r.top, bottom: r.bottom, left: r.left, right: r.right}; })""", list(selectors))
 
 
+def in_language(page, live_site, language):
+    page.context.add_cookies([{"name": "django_language", "value": language, "url": live_site.url}])
+
+
 def test_the_main_pages_fit_a_phone(live_site, browser, player):
     context = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True)
     page = context.new_page()
@@ -95,4 +99,22 @@ def test_the_board_and_its_controls_fit_a_laptop_screen(live_site, browser, play
         assert box["y"] >= 0 and box["y"] + box["height"] <= LAPTOP["height"], f"{part} is below the fold: {box}"
     width, client, wide = no_sideways_scrolling(page)
     assert width <= client, wide
+    watch.assert_clean()
+
+
+@pytest.mark.parametrize("language, name", [("en", "Notifications: 0 unread"), ("de", "Benachrichtigungen: 0 ungelesen")])
+def test_the_bell_is_a_drawn_icon_with_a_name(live_site, browser, player, language, name):
+    page = browser.new_context(viewport=LAPTOP).new_page()
+    watch = Watch(page)
+    sign_in(page, live_site, player["user"])
+    in_language(page, live_site, language)
+    page.goto(f"{live_site.url}/")
+    bell = page.get_by_role("link", name=name)
+    expect(bell).to_be_visible()
+    icon = bell.locator("svg")
+    expect(icon).to_be_visible()
+    box = icon.bounding_box()
+    assert box["width"] >= 12 and box["height"] >= 12
+    # No emoji: where no emoji font is installed it shows as an empty box.
+    assert not any(ord(character) > 0x2000 for character in bell.text_content()), bell.text_content()
     watch.assert_clean()
