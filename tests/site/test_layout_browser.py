@@ -102,6 +102,25 @@ def test_the_board_and_its_controls_fit_a_laptop_screen(live_site, browser, play
     watch.assert_clean()
 
 
+def outside_the_screen(page, selector):
+    """The elements of `selector` not wholly inside the page's width, with their text."""
+    return page.evaluate("""selector => { const width = document.documentElement.clientWidth;
+        return Array.from(document.querySelectorAll(selector)).filter(e => { const r = e.getBoundingClientRect();
+            return r.left < 0 || r.right > width; }).map(e => e.textContent.trim()); }""", selector)
+
+
+def test_on_a_phone_every_link_of_the_header_shows(live_site, browser, player):
+    page = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True).new_page()
+    watch = Watch(page)
+    sign_in(page, live_site, player["user"])
+    for language in ("en", "de"):
+        in_language(page, live_site, language)
+        page.goto(f"{live_site.url}/lobby/")
+        expect(page.get_by_role("link", name="Rules" if language == "en" else "Regeln")).to_be_visible()
+        assert outside_the_screen(page, "header.site-header a, header.site-header button") == [], language
+    watch.assert_clean()
+
+
 @pytest.mark.parametrize("language, name", [("en", "Notifications: 0 unread"), ("de", "Benachrichtigungen: 0 ungelesen")])
 def test_the_bell_is_a_drawn_icon_with_a_name(live_site, browser, player, language, name):
     page = browser.new_context(viewport=LAPTOP).new_page()
