@@ -69,7 +69,7 @@ def test_the_seat_message_covers_neither_the_header_nor_the_board(live_site, bro
     guest.locator('.seat[data-colour="white"] button').click()  # "Take the White seat", in any language
     wait_for_board(guest)
     message = guest.locator(".messages .message")
-    expect(message).to_have_text("Du sitzt auf dem Platz von Weiß." if language == "de" else "You sit at the White seat.")
+    expect(message).to_have_text({"de": "Du sitzt auf dem Platz von Weiß.", "en": "You sit at the White seat."}[language])
     # While it shows, the bell, the account's links and the board stay in sight.
     shown, header, board = boxes(guest, ".messages", "header.site-header", "#game-state .board")
     assert not overlap(shown, header), (shown, header)

@@ -158,7 +158,8 @@ def test_on_a_phone_each_lobby_row_reads_in_order(live_site, browser, player, bo
     watch.assert_clean()
 
 
-@pytest.mark.parametrize("language, name", [("en", "Notifications: 0 unread"), ("de", "Benachrichtigungen: 0 ungelesen")])
+@pytest.mark.parametrize("language, name", [("en", "Notifications: 0 unread"),
+                                            ("de", "Benachrichtigungen: 0 ungelesen")])
 def test_the_bell_is_a_drawn_icon_with_a_name(live_site, browser, player, language, name):
     page = browser.new_context(viewport=LAPTOP).new_page()
     watch = Watch(page)
