@@ -219,14 +219,16 @@ def empty_squares_note(winner, score, counts):
                     "%(n)d empty squares are shared equally.", empties) % {"n": empties}
 
 
-def seat_names(seats):
-    """{colour: the name of who played it} for the seats of a stored game."""
-    return {seat.colour: str(seat.display_name) for seat in seats}
+def seat_names(seats, you=None):
+    """{colour: the name of who played it} for the seats of a stored game; the seat of
+    the player reading it (`you`, a colour) is "You", as the page's header calls them."""
+    return {seat.colour: _("You") if seat.colour == you else str(seat.display_name) for seat in seats}
 
 
-def result_sentence(game, seats=None):
+def result_sentence(game, seats=None, you=None):
     """The result of a stored game with its official score (docs/rules.md §4, §8), the
-    players named; or that it was abandoned for a new game."""
+    players named (`you`: the colour of the player reading it); or that it was
+    abandoned for a new game."""
     if not game.is_over:
         return ""
     if game.is_abandoned:
@@ -235,7 +237,7 @@ def result_sentence(game, seats=None):
         return _("Aborted before every player had moved.")
     seats = game.seats.all() if seats is None else seats
     colours = Variant.from_dict(game.variant).colours
-    sentence = score_sentence(game.winner, game.score, colours, names=seat_names(seats), counts=game.counts)
+    sentence = score_sentence(game.winner, game.score, colours, names=seat_names(seats, you), counts=game.counts)
     for colour in game.flagged:
         sentence += " " + _("%(who)s ran out of time.") % {"who": colour_name(colour)}
     leavers = [c for c in game.forfeited if c not in game.flagged]
@@ -250,6 +252,17 @@ def result_sentence(game, seats=None):
     if game.ending == game.Ending.AGREED:
         sentence += " " + _("Drawn by agreement.")
     return sentence
+
+
+def result_readings(game, seats):
+    """The result as each seated player reads it ("for": their colour), calling them
+    "You", and as everyone else does ("for": ""): the live game is drawn once for every
+    page, and site.css shows each page its own reading by its data-viewer-colours."""
+    if not game.is_over:
+        return []
+    return [{"for": "", "text": result_sentence(game, seats)}] + [
+        {"for": seat.colour, "text": result_sentence(game, seats, you=seat.colour)}
+        for seat in seats if not seat.is_computer]
 
 
 def live_sentence(move):
@@ -346,9 +359,7 @@ def game_state(game, record=None):
     human = next((s for s in seats if not s.is_computer), None)
     can_undo = human is not None and undo_refusal(game, human, moves) is None
     announced = sorted({m.ply: m for m in ([last] if last else []) + passes}.values(), key=lambda m: m.ply)
-    announcement = " ".join(live_sentence(m) for m in announced)
-    if game.is_over:
-        announcement = (announcement + " " + result_sentence(game, seats)).strip()
+    announcement = " ".join(live_sentence(m) for m in announced)  # the result follows it (state.html)
     return {
         "game": game,
         "board": board_view(board, last_move=last.square if last else None,
@@ -362,6 +373,7 @@ def game_state(game, record=None):
         "timed_out": live_sentence(last) if last and last.made_by == last.MadeBy.TIMEOUT else "",
         "can_undo": can_undo,
         "result": result_sentence(game, seats),
+        "result_readings": result_readings(game, seats),
         "announcement": announcement,
         "moves_count": len([m for m in moves if not m.is_pass]),
         "clocks": clocks_view(game, seats),

@@ -69,12 +69,11 @@ def outcome_sentence(replay):
 
 
 def ending_sentence(replay, game=None):
-    """How the game ended: a forfeit, or what the final position shows."""
+    """How the game ended: a forfeit, or what the final position shows. A loss on time
+    is already in the result (presentation.result_sentence): only the position is added."""
     outcome = replay.final.outcome()
     if game is not None and game.flagged:
-        who = ", ".join(str(colour_name(c)) for c in game.flagged)
-        text = _("%(who)s lost on time.") % {"who": who}
-        return f"{text} {TERMINATIONS[outcome.termination]}" if outcome else text
+        return str(TERMINATIONS[outcome.termination]) if outcome else ""
     if game is not None and game.ending in EARLY_ENDINGS:
         return str(EARLY_ENDINGS[game.ending])
     if game is not None and game.ending == Game.Ending.FORFEIT:
@@ -210,7 +209,7 @@ def game_review_context(request, game, viewer, ply=None, error=None):
                   "computer": seat.is_computer, "left": seat.left_at is not None}
                  for seat in seats],
         is_player=my_seat is not None,
-        result=result_sentence(game, seats),
+        result=result_sentence(game, seats, you=my_seat.colour if my_seat else None),
         ending=ending_sentence(replay, game) if game.is_over and not game.is_abandoned else "",
         transcript=replay.final.transcript(),
         share_url=request.build_absolute_uri(base),

@@ -175,7 +175,7 @@ def test_the_result_my_games_and_the_review_say_lost_on_time(alice, bob):
     assert (outcome_for(game, black), outcome_for(game, white)) == ("lost_on_time", "won")
     assert "lost on time" in signed_in(alice).get(reverse("my_games")).content.decode()
     review = signed_in(alice).get(reverse("review", args=[game.public_id]), HTTP_ACCEPT_LANGUAGE="de")
-    assert "Schwarz hat auf Zeit verloren." in review.content.decode()
+    assert "Schwarz hat die Zeit überschritten." in review.content.decode()
 
 
 # -- the table form ----------------------------------------------------------------

@@ -84,8 +84,8 @@ def test_a_player_lets_the_clock_run_out_and_loses_on_time(live_site, browser):
     expect(other.locator("#game-status .result")).to_contain_text("Schwarz hat die Zeit überschritten.",
                                                                   timeout=20000)
     expect(mover.locator("#game-status .result")).to_have_text(
-        "White wins 34–2: White (Bob) 34, Black (Alice) 2. 32 empty squares count for the winner. "
-        "Black ran out of time.")
+        "White wins 34–2: White (Bob) 34, Black (You) 2. 32 empty squares count for the winner. "
+        "Black ran out of time.", use_inner_text=True)
     game = Game.objects.get(pk=game_id)
     assert (game.ending, game.winner, game.flagged) == ("time", "white", ["black"])
     assert not Move.objects.filter(game=game).exists()

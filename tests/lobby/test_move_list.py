@@ -81,3 +81,17 @@ def test_the_move_list_is_beside_the_board_on_a_laptop_and_below_it_on_a_phone(l
         assert listed["x"] + listed["width"] <= viewport["width"]
         assert errors == []
         context.close()
+
+
+def test_before_the_first_move_the_list_says_no_moves_yet(alice, bob):
+    game = Game.objects.prefetch_related("seats").get(pk=rated_table(alice, bob, rated=False).game_id)
+    for language, said in (("en", "No moves yet."), ("de", "Noch keine Züge.")):
+        with translation.override(language):
+            html = render_state(game, language=language)
+        assert said in html and entries(html) == []
+    Move.objects.create(game=game, ply=1, colour="black", square=pick(game.board()))
+    Game.objects.filter(pk=game.pk).update(ply=1, version=game.version + 1)
+    game = Game.objects.prefetch_related("seats").get(pk=game.pk)
+    with translation.override("en"):
+        html = render_state(game)
+    assert "No moves yet." not in html and len(entries(html)) == 1

@@ -1,5 +1,7 @@
 """New Game leaves the old game abandoned (won by nobody), the games to continue
 are told apart, and every result names the winner first and each score's colour."""
+import re
+
 import pytest
 from django.urls import reverse
 
@@ -81,11 +83,22 @@ def test_results_put_the_winner_first_and_give_every_score_its_colour(winner, sc
     assert score_sentence(winner, score, colours, names) == sentence
 
 
-def test_a_finished_game_names_its_players_in_the_result(client):
+def test_a_finished_game_names_its_players_in_the_result_and_its_reader_you(client):
     alice = make_user("alice", "Alice")
     game = create_computer_game(Viewer(user=alice), Variant(board="6x6"), "easy", rng=FirstChoice())
     Game.objects.filter(pk=game.pk).update(status="finished", ending="normal", winner="white",
-                                           score={"black": 0, "white": 36}, turn="")
-    client.force_login(alice)
+                                           score={"black": 0, "white": 36}, turn="", is_public=True)
     html = client.get(reverse("review", args=[game.public_id])).content.decode()
     assert "White wins 36–0: White (Computer) 36, Black (Alice) 0." in html
+    client.force_login(alice)  # the header says "Black: You", and so does the result
+    html = client.get(reverse("review", args=[game.public_id])).content.decode()
+    assert "White wins 36–0: White (Computer) 36, Black (You) 0." in html
+
+
+def test_a_guest_reads_you_in_the_result_of_the_review(client):
+    game = my_game(client, Variant(board="6x6"))
+    Game.objects.filter(pk=game.pk).update(status="finished", ending="normal", winner="white",
+                                           score={"black": 0, "white": 36}, turn="")
+    html = client.get(reverse("review", args=[game.public_id])).content.decode()
+    result = re.search(r'id="review-result">(.*?)</p>', html, re.S).group(1)
+    assert "White wins 36–0: White (Computer) 36, Black (You) 0." in result and "Guest" not in result

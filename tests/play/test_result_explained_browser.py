@@ -1,9 +1,10 @@
 """A result whose score is not the stone count says why: the empty squares go to the
-winner (docs/rules.md §4)."""
+winner (docs/rules.md §4); a result calls the player reading it "You", as the header does."""
 import pytest
 from playwright.sync_api import expect
 
 from games import Variant
+from tests.pages import Watch
 from tests.review.conftest import FULL_GAME, WIPEOUT, store_game
 from tests.review.test_review_browser import sign_in
 
@@ -30,3 +31,24 @@ def test_a_full_board_and_anti_need_no_explanation(live_site, page, alice):
         page.goto(f"{live_site.url}/play/{game.public_id}/")
         expect(page.locator("#game-status .result")).to_be_visible()
         expect(page.locator("#game-status")).not_to_contain_text("empty")
+
+
+def test_the_result_calls_the_player_you_as_the_header_does_and_names_them_to_others(live_site, page, browser, alice):
+    game = store_game(WIPEOUT, players=[alice], public=True)
+    sign_in(page, live_site, alice)
+    watcher = browser.new_context().new_page()
+    watch = Watch(watcher)
+    for language, you, name in (("en", "Black (You) 64", "Black (Alice) 64"),
+                                ("de", "Schwarz (Du) 64", "Schwarz (Alice) 64")):
+        for reader in (page, watcher):
+            reader.context.add_cookies([{"name": "django_language", "value": language, "url": live_site.url}])
+            reader.goto(f"{live_site.url}/play/{game.public_id}/")
+        # What a person reads (innerText): the page's own reading only.
+        mine = page.locator("#game-status .result").inner_text()
+        assert you in mine and "Alice" not in mine, mine
+        expect(page.locator("#game .players")).to_contain_text(you.split(" (")[1].split(")")[0])
+        theirs = watcher.locator("#game-status .result").inner_text()
+        assert name in theirs and you not in theirs, theirs
+        for reader, said in ((page, you), (watcher, name)):
+            assert said in reader.locator("#announcer").inner_text()
+    watch.assert_clean()

@@ -128,3 +128,18 @@ def test_a_game_still_being_played_can_be_reviewed_but_not_analysed(client):
     assert "This game is still being played." in html
     assert "Move 8 of 8" in html
     assert 'id="analyse"' not in html and 'id="make-public"' not in html
+
+
+def result_text(html):
+    result = re.search(r'<p class="review-result" id="review-result">(.*?)</p>', html, re.S).group(1)
+    return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", result)).strip()
+
+
+def test_a_game_lost_on_time_says_so_once(client, make_user):
+    from games.models import Game
+    game = store_game(WIPEOUT, players=[make_user("alice"), make_user("bob")], kind=Game.Kind.TABLE, public=True)
+    Game.objects.filter(pk=game.pk).update(ending=Game.Ending.TIME, flagged=["white"], winner="black")
+    for language, said, not_said in (("en", "White ran out of time.", "lost on time"),
+                                     ("de", "Weiß hat die Zeit überschritten.", "auf Zeit verloren")):
+        text = result_text(client.get(f"/games/{game.public_id}/", HTTP_ACCEPT_LANGUAGE=language).content.decode())
+        assert text.count(said) == 1 and not_said not in text, text
