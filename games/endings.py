@@ -20,7 +20,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from games import deadlines, presence, services, signals
-from games.models import Game, Move
+from games.models import Game, Move, Seat
 from games.record import GameRecord, abortable, last_own_move
 from games.services import GameError, NotYourTurn
 
@@ -175,11 +175,17 @@ def accept_takeback(game, viewer):
         _takeback_to(game, viewer)
         colour = game.takeback_request
         keep = last_own_move(GameRecord(game).moves, colour).ply - 1
+        # The turn it interrupts ends here, and the requester's begins: their clock runs
+        # from now, as their deadline does.
+        now = timezone.now()
+        stopped = services.stop_clock(game, now)
         updated = Game.objects.filter(pk=game.pk, ply=game.ply, status=Game.Status.PLAYING).update(
-            ply=keep, turn=colour, deadline=deadlines.deadline_for(game, game.seat_of(colour)),
-            takeback_request="", version=F("version") + 1, updated_at=timezone.now())
+            ply=keep, turn=colour, turn_started_at=now, deadline=deadlines.deadline_for(game, game.seat_of(colour), now),
+            takeback_request="", version=F("version") + 1, updated_at=now)
         if updated != 1:
             raise services.StaleMove(_("The game has moved on; here is the current position."))
+        if stopped is not None:
+            Seat.objects.filter(pk=stopped.pk).update(remaining=stopped.remaining)
         Move.objects.filter(game=game, ply__gt=keep).delete()
         transaction.on_commit(lambda: services.game_changed(game.pk))
     game.refresh_from_db()

@@ -381,7 +381,7 @@ def ranking_with_forfeits(game, outcome):
     return tuple(group for group in stayed if group) + tuple((c,) for c in reversed(game.forfeited))
 
 
-def _charge_clock(game, seat, now):
+def _charge_clock(game, seat, now, increment=True):
     """On a clock, a person's move: their time since the turn began, less their lag
     credit (games.deadlines.lag_credit), is taken off their clock and the increment
     added. Changes `seat` in memory; whether it did (the caller saves it)."""
@@ -389,8 +389,16 @@ def _charge_clock(game, seat, now):
         return False
     started = game.turn_started_at or now
     used = max(0.0, (now - started).total_seconds() - deadlines.lag_credit(seat))
-    seat.remaining = max(0.0, (seat.remaining or 0.0) - used) + game.time_increment
+    seat.remaining = max(0.0, (seat.remaining or 0.0) - used) + (game.time_increment if increment else 0)
     return True
+
+
+def stop_clock(game, now):
+    """The turn of the player to move ends without a move of theirs (a takeback, the
+    game ending early): the time their clock ran stays spent, with no increment. Changes
+    their seat in memory; the seat to save, or None (the caller saves it after its guard)."""
+    seat = game.seat_of(game.turn) if game.turn else None
+    return seat if _charge_clock(game, seat, now, increment=False) else None
 
 
 def _state_after(game, board, now=None):

@@ -262,3 +262,49 @@ def test_a_rated_game_lost_on_time_is_rated_once_as_its_result(alice, bob):
     ratings = {r.user_id: r for r in Rating.objects.all()}
     assert (ratings[bob.pk].games, ratings[bob.pk].wins) == (1, 1)
     assert (ratings[alice.pk].games, ratings[alice.pk].wins) == (1, 0)
+
+
+# -- takebacks on a clock ----------------------------------------------------------------
+
+def test_after_a_takeback_the_requesters_clock_runs_from_the_acceptance(alice, bob):
+    from games import endings
+    from games.broadcast import render_state
+
+    game = clock_table(alice, bob)  # a casual table: takebacks allowed
+    game = first_move(game, alice)
+    game = first_move(game, bob)
+    game = first_move(game, alice)
+    game = endings.request_takeback(game, Viewer(user=alice))  # asked during Bob's turn
+    game = turn_began(game, 30)  # Bob thought 30 s before granting it
+    white_before, black_before = remaining(game, "white"), remaining(game, "black")
+    game = endings.accept_takeback(game, Viewer(user=bob))
+    accepted = timezone.now()
+    assert (game.ply, game.turn) == (2, "black")
+    # Alice's clock runs from the acceptance, and her flag is at that start plus her time.
+    assert abs((accepted - game.turn_started_at).total_seconds()) < 0.5
+    assert abs((game.deadline - game.turn_started_at).total_seconds() - black_before) < 0.01
+    # Bob's 30 s ran on his clock: they stay spent, with no increment (he did not move).
+    assert 29.5 < white_before - remaining(game, "white") < 30.5
+    # Both pages count Alice's clock from the acceptance.
+    state = render_state(Game.objects.get(pk=game.pk))
+    assert f'data-turn-started="{game.turn_started_at.timestamp():.3f}"' in state
+    assert f'data-colour="black" data-remaining="{black_before:.3f}" data-running="1"' in state
+    # Her move is charged the time since the acceptance, not since Bob's turn began.
+    game = first_move(Game.objects.get(pk=game.pk), alice)
+    charged = black_before + 2 - remaining(game, "black")
+    assert 0 <= charged <= (timezone.now() - accepted).total_seconds() + 0.1
+
+
+def test_a_takeback_granted_during_the_requesters_own_turn_keeps_their_time_spent(alice, bob):
+    from games import endings
+
+    game = first_move(first_move(clock_table(alice, bob), alice), bob)
+    game = endings.request_takeback(game, Viewer(user=alice))  # Alice to move, asking
+    game = turn_began(game, 20)
+    before = remaining(game, "black")
+    game = endings.accept_takeback(game, Viewer(user=bob))
+    assert (game.ply, game.turn) == (0, "black")
+    # Her 20 s ran on her clock; her new turn starts full of what is left, from now.
+    assert 19.5 < before - remaining(game, "black") < 20.5
+    assert abs((game.deadline - game.turn_started_at).total_seconds() - remaining(game, "black")) < 0.01
+    assert abs((timezone.now() - game.turn_started_at).total_seconds()) < 0.5
