@@ -357,8 +357,10 @@ def finish_early(game, record, outcome, ending, **also):
     resigned, agreed drawn, claimed (games.endings), lost on time (flag). `also`: more
     Game fields to write. Inside the caller's transaction, under the game row's lock;
     the update is conditional on the ply read under it, so a move that got in first
-    makes this a StaleMove and nothing changes."""
+    makes this a StaleMove and nothing changes. The clocks stop as they stand: the
+    pushed state shows them as the game ended."""
     now = timezone.now()
+    stopped = stop_clock(game, now)
     changes = {"status": Game.Status.FINISHED, "ending": ending, "turn": "", "deadline": None,
                "winner": outcome.winner or "", "counts": outcome.counts, "score": outcome.score,
                "draw_offer": "", "finished_at": now, "updated_at": now, **also}
@@ -366,6 +368,8 @@ def finish_early(game, record, outcome, ending, **also):
         version=F("version") + 1, **changes)
     if updated != 1:
         raise StaleMove(_("The game has moved on; here is the current position."))
+    if stopped is not None:
+        Seat.objects.filter(pk=stopped.pk).update(remaining=stopped.remaining)
     for field, value in changes.items():
         setattr(game, field, value)
     game.version += 1
@@ -578,7 +582,9 @@ def flag(game_id, ply):
         record = GameRecord(game)
         colour = record.board.turn
         seat = game.seat_of(colour)
-        Seat.objects.filter(pk=seat.pk).update(remaining=0.0 if seat.remaining is not None else None)
+        if seat.remaining is not None:  # their clock shows nothing left, in the state pushed too (the record's seat)
+            seat.remaining = 0.0
+            Seat.objects.filter(pk=seat.pk).update(remaining=0.0)
         if len(game.variant_obj.colours) > 2:
             forfeit_seat(game, seat, flagged=[*game.flagged, colour])
             game.refresh_from_db()

@@ -308,3 +308,17 @@ def test_a_takeback_granted_during_the_requesters_own_turn_keeps_their_time_spen
     assert 19.5 < before - remaining(game, "black") < 20.5
     assert abs((game.deadline - game.turn_started_at).total_seconds() - remaining(game, "black")) < 0.01
     assert abs((timezone.now() - game.turn_started_at).total_seconds()) < 0.5
+
+
+def test_a_game_ending_early_stops_the_clocks_as_they_stand(alice, bob):
+    from games import endings
+    from games.broadcast import render_state
+
+    game = first_move(first_move(clock_table(alice, bob), alice), bob)
+    game = turn_began(game, 20)
+    before = remaining(game, "black")
+    game = endings.resign(game, Viewer(user=alice))  # after 20 s of her turn
+    assert 19.5 < before - remaining(game, "black") < 20.5  # spent, with no increment
+    state = render_state(Game.objects.get(pk=game.pk))
+    assert 'data-running' not in state
+    assert f'data-colour="black" data-remaining="{remaining(game, "black"):.3f}"' in state

@@ -55,6 +55,14 @@ def test_a_player_lets_the_clock_run_out_and_loses_on_time(live_site, browser):
         page.goto(table_url)
         expect(page.locator('#clocks .clock[data-colour="black"]')).to_have_attribute("data-running", "1")
     game_id = Game.objects.get(tables__code=code).pk
+    # Each makes their first move (one who never does has the game aborted: docs/rules.md §11.3).
+    for page, colour, ply in ((mover, "white", "1"), (other, "black", "2")):
+        expect(page.locator(".table-game")).to_have_attribute("data-socket", "open")
+        page.locator("#game-state button.cell.legal").first.click()
+        for each in (mover, other):
+            expect(each.locator('#clocks .clock[data-colour="%s"]' % colour)).to_have_attribute("data-running", "1")
+            expect(each.locator("#game-state")).to_have_attribute("data-ply", ply)
+    white_shown = other.locator('#clocks .clock[data-colour="white"] .clock-time').inner_text()
     # Ticking on each page from the server's time: after 30 s, no drift.
     time.sleep(30)
     for page in (mover, other):
@@ -66,7 +74,7 @@ def test_a_player_lets_the_clock_run_out_and_loses_on_time(live_site, browser):
         shown = shown_left(page, "black")
         after = server_left(game_id, "black")
         assert after - 0.3 <= shown <= before + 1.0, (before, shown, after)
-        assert page.locator('#clocks .clock[data-colour="white"] .clock-time').inner_text() == "0:44"
+        assert page.locator('#clocks .clock[data-colour="white"] .clock-time').inner_text() == white_shown
     # Under 10 s: red on both pages; only the player to move is warned.
     for page in (mover, other):
         expect(page.locator('#clocks .clock[data-colour="black"]')).to_have_class("clock running low", timeout=8000)
@@ -83,12 +91,16 @@ def test_a_player_lets_the_clock_run_out_and_loses_on_time(live_site, browser):
     # soon after the flag's instant is a figure of benchmarks/flag_latency.py.
     expect(other.locator("#game-status .result")).to_contain_text("Schwarz hat die Zeit überschritten.",
                                                                   timeout=20000)
-    expect(mover.locator("#game-status .result")).to_have_text(
-        "White wins 34–2: White (Bob) 34, Black (Alice) 2. 32 empty squares count for the winner. "
-        "Black ran out of time.")
+    expect(mover.locator("#game-status .result")).to_contain_text("Black ran out of time.")
+    # Her clock shows what is left of it, nothing, on both pages at once; Bob's stays as it was.
+    for page in (mover, other):
+        expect(page.locator('#clocks .clock[data-colour="black"] .clock-time')).to_have_text("0.0")
+        expect(page.locator('#clocks .clock[data-colour="black"]')).not_to_have_attribute("data-running", "1")
+        expect(page.locator('#clocks .clock[data-colour="white"] .clock-time')).to_have_text(white_shown)
     game = Game.objects.get(pk=game_id)
     assert (game.ending, game.winner, game.flagged) == ("time", "white", ["black"])
-    assert not Move.objects.filter(game=game).exists()
+    assert Move.objects.filter(game=game).count() == 2
+    assert Seat.objects.get(game=game, colour="black").remaining == 0
     # Alice's page answered the server's ping: her round trip is her lag credit.
     assert 0 < Seat.objects.get(game=game, colour="black").lag < 1
     assert errors == []
