@@ -1,12 +1,15 @@
 """Clocks at tables in Chromium, on the live site (daphne, a Celery worker, Redis): the
 clocks tick on every page without drifting from the server's, turn red under 10 s and
 warn the player to move; a player who lets their clock run out loses on time, and the
-other page shows it by itself; of three, the computer plays on.
+other page shows it by itself, the clock at nothing on both; of three, the computer
+plays on; a player who never makes their first move has the game aborted, and their
+first move's time starts when their page shows the game.
 
 The tables are opened through the service with clocks of a few seconds (the form's
 least is a minute; the clock logic is the same)."""
 import re
 import time
+from datetime import timedelta
 
 import pytest
 from django.utils import timezone
@@ -15,6 +18,7 @@ from playwright.sync_api import expect
 from games import Variant, deadlines
 from games.access import Viewer
 from games.models import Game, Move, Seat
+from games.services import play_move
 from lobby import actions
 from tests.lobby.browser_people import LAPTOP, PHONE, in_thread, person
 from tests.people import make_user
@@ -109,7 +113,13 @@ def test_a_player_lets_the_clock_run_out_and_loses_on_time(live_site, browser):
 def test_of_three_one_flags_and_the_computer_plays_on(live_site, browser):
     alice, bob, carol = make_user("alice", "Alice"), make_user("bob", "Bob"), make_user("carol", "Carol")
     errors = []
-    code = clock_table(alice, [bob, carol], 5, board="8x8", players=3)
+    code = clock_table(alice, [bob, carol], 12, board="8x8", players=3)
+
+    def first_moves():  # each makes a first move at once (one who does not aborts the game)
+        game = Game.objects.get(tables__code=code)
+        for user in (alice, bob, carol):
+            game = play_move(game, game.board().legal_moves[0], expected_ply=game.ply, viewer=Viewer(user=user))
+    in_thread(first_moves)
     page = person(browser, live_site, bob, errors, viewport=PHONE, locale="en-GB")
     page.goto(f"{live_site.url}/tables/{code}/")
     expect(page.locator('#clocks .clock[data-colour="black"]')).to_have_attribute("data-running", "1")
@@ -117,7 +127,7 @@ def test_of_three_one_flags_and_the_computer_plays_on(live_site, browser):
     expect(page.locator("#game-state")).to_have_attribute("data-turn", "white", timeout=20000)
     game = Game.objects.get(tables__code=code)
     assert (game.status, game.forfeited, game.flagged) == ("playing", ["black"], ["black"])
-    assert Move.objects.get(game=game, ply=1).made_by == "leaver"
+    assert Move.objects.get(game=game, ply=4).made_by == "leaver"
     expect(page.locator('#clocks .clock[data-colour="black"] .clock-time')).to_have_text("0.0")
     expect(page.locator('#clocks .clock[data-colour="white"]')).to_have_attribute("data-running", "1")
     assert errors == []
@@ -153,3 +163,49 @@ def _increment_table(alice, bob):
     table = actions.open_table(alice, Variant(board="6x6"), time_control=(Game.TimeControl.CLOCK, 8, 2))
     actions.join(table, Viewer(user=bob))
     return table.code
+
+
+def test_a_player_who_never_makes_a_first_move_has_the_game_aborted_not_lost(live_site, browser):
+    from accounts.models import Rating, RatingChange
+
+    alice, bob = make_user("alice", "Alice"), make_user("bob", "Bob")
+    errors = []
+
+    def rated_clock_table():
+        table = actions.open_table(alice, Variant(board="6x6"), rated=True,
+                                   time_control=(Game.TimeControl.CLOCK, 300, 0))
+        actions.join(table, Viewer(user=bob))
+        # Accepted 40 s ago while neither had the table open: the test moves the turn's start back.
+        game = Game.objects.get(pk=table.game_id)
+        Game.objects.filter(pk=game.pk).update(turn_started_at=game.turn_started_at - timedelta(seconds=40),
+                                               deadline=game.deadline - timedelta(seconds=40))
+        return table.code
+    code = in_thread(rated_clock_table)
+    game_id = Game.objects.get(tables__code=code).pk
+    table_url = f"{live_site.url}/tables/{code}/"
+    mover = person(browser, live_site, alice, errors, viewport=LAPTOP, locale="en-GB")
+    other = person(browser, live_site, bob, errors, viewport=PHONE, locale="de-DE")
+    mover.goto(table_url)
+    # Her page shows the game only now: her first move's minute starts now, not 40 s ago.
+    expect(mover.locator("#first-move")).to_contain_text("Time for Black's first move:")
+    mover.wait_for_function("() => Number(document.querySelector('#first-move').dataset.left) > 50")
+    assert (Game.objects.get(pk=game_id).deadline - timezone.now()).total_seconds() > 50
+    other.goto(table_url)
+    expect(other.locator("#first-move")).to_contain_text("Zeit für den ersten Zug von Schwarz:")
+    other.wait_for_function("() => Number(document.querySelector('#first-move').dataset.left) > 45")
+    # She never moves. Her minute runs out (the test moves it to now rather than wait it out):
+    # the worker aborts the game, and both pages say so by themselves.
+    now = timezone.now()
+    in_thread(lambda: Game.objects.filter(pk=game_id).update(turn_started_at=now - timedelta(seconds=60),
+                                                             deadline=now))
+    expect(mover.locator("#game-status .result")).to_have_text("Aborted before every player had moved.",
+                                                                timeout=20000)
+    expect(other.locator("#game-status .result")).to_have_text("Abgebrochen, bevor alle Spieler gezogen hatten.")
+    for page in (mover, other):
+        expect(page.locator("#first-move")).to_have_count(0)
+        expect(page.locator('#clocks .clock[data-colour="white"] .clock-time')).to_have_text("5:00")
+    game = Game.objects.get(pk=game_id)
+    assert (game.status, game.ending, game.winner, game.flagged) == ("finished", "aborted", "", [])
+    assert not RatingChange.objects.filter(game=game).exists()
+    assert not Rating.objects.filter(games__gt=0).exists()
+    assert errors == []
