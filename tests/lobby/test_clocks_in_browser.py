@@ -209,3 +209,45 @@ def test_a_player_who_never_makes_a_first_move_has_the_game_aborted_not_lost(liv
     assert not RatingChange.objects.filter(game=game).exists()
     assert not Rating.objects.filter(games__gt=0).exists()
     assert errors == []
+
+
+def test_after_a_takeback_both_pages_count_the_clock_from_its_acceptance(live_site, browser):
+    from games.presentation import clock_text
+
+    alice, bob = make_user("alice", "Alice"), make_user("bob", "Bob")
+    errors = []
+    code = clock_table(alice, [bob], 300)  # a casual table: takebacks allowed
+    table_url = f"{live_site.url}/tables/{code}/"
+    laptop = person(browser, live_site, alice, errors, viewport=LAPTOP, locale="en-GB")
+    phone = person(browser, live_site, bob, errors, viewport=PHONE, locale="de-DE")
+    for page in (laptop, phone):
+        page.goto(table_url)
+        expect(page.locator(".table-game")).to_have_attribute("data-socket", "open")
+    for page, ply in ((laptop, "1"), (phone, "2"), (laptop, "3")):
+        page.locator("#game-state button.cell.legal").first.click()
+        for each in (laptop, phone):
+            expect(each.locator("#game-state")).to_have_attribute("data-ply", ply)
+    laptop.get_by_role("button", name="Ask to take back my move").click()
+    expect(phone.locator("#takeback-request")).to_contain_text("Schwarz möchte den letzten Zug zurücknehmen.")
+    game_id = Game.objects.get(tables__code=code).pk
+
+    def bob_thought_30_seconds():  # the test moves his turn's start back rather than wait
+        game = Game.objects.get(pk=game_id)
+        Game.objects.filter(pk=game_id).update(turn_started_at=game.turn_started_at - timedelta(seconds=30),
+                                               deadline=game.deadline - timedelta(seconds=30))
+    in_thread(bob_thought_30_seconds)
+    phone.get_by_role("button", name="Rücknahme erlauben").click()
+    for page in (laptop, phone):
+        expect(page.locator("#game-state")).to_have_attribute("data-ply", "2")
+        expect(page.locator('#clocks .clock[data-colour="black"]')).to_have_attribute("data-running", "1")
+    black, white = (Seat.objects.get(game_id=game_id, colour=colour).remaining for colour in ("black", "white"))
+    assert white < 300 - 29  # Bob's 30 s stay spent on his clock
+    for page in (laptop, phone):
+        # Alice's clock runs from the acceptance: what she had, not 30 s of Bob's less.
+        assert black - 3 < shown_left(page, "black") <= black
+        before = server_left(game_id, "black")
+        shown = shown_left(page, "black")
+        after = server_left(game_id, "black")
+        assert after - 0.3 <= shown <= before + 1.0, (before, shown, after)
+        expect(page.locator('#clocks .clock[data-colour="white"] .clock-time')).to_have_text(clock_text(white))
+    assert errors == []
