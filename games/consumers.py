@@ -21,6 +21,7 @@ from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 from django.contrib.auth import get_user
+from django.db import DatabaseError
 from django.utils import translation
 
 from games import broadcast, endings, presence, services, signals
@@ -120,6 +121,7 @@ class GameConsumer(WithoutDatabaseHop, AsyncWebsocketConsumer):
             return
         self.language = requested_language(self.scope)
         self.version = -1
+        self.pinged = (None, 0.0)  # before any push: one may come as soon as the group is joined
         # Join first, then send the current state: nothing can fall in between.
         self.group = self.game.group_name
         try:
@@ -127,11 +129,12 @@ class GameConsumer(WithoutDatabaseHop, AsyncWebsocketConsumer):
         except UNREACHABLE:  # as games.broadcast.join: the socket opens, gets the state, then fails
             log.warning("websocket for %s opened while Redis is away", self.group)
         await self.accept()
+        if self.first_showing is not None:  # before the state is read: it carries a first move's new start
+            await self.board_shown(self.first_showing)
         state = await self.current_state()
         if state is None:  # deleted meanwhile
             await self.close(code=4404)
             return
-        self.pinged = (None, 0.0)
         await self.push(*state)
         if self.here_as:
             self.heartbeat = asyncio.create_task(self.keep_here())
@@ -299,7 +302,18 @@ class GameConsumer(WithoutDatabaseHop, AsyncWebsocketConsumer):
         seat = self.viewer.seat_in(game) if seated and game.status == Game.Status.PLAYING else None
         if game is not None:
             self.game_ids = (game.pk, game.public_id)  # kept for disconnect, whatever happens to self.game
-        return game, seated, seat.colour if seat is not None and seat.left_at is None else ""
+        here = seat is not None and seat.left_at is None
+        # On a clock, this player's page shows the running game for the first time (services.board_shown).
+        first = here and game.time_control == Game.TimeControl.CLOCK and seat.board_shown_at is None
+        self.first_showing = seat if first else None
+        return game, seated, seat.colour if here else ""
+
+    @database_sync_to_async
+    def board_shown(self, seat):
+        try:
+            services.board_shown(self.game, seat)
+        except (DatabaseError, services.DatabaseBusy) as error:  # the first move keeps its time: the page opens
+            log.warning("game %s: first showing to %s not kept (%s)", self.game.public_id, seat.colour, error)
 
     @database_sync_to_async
     def may_watch(self):

@@ -189,7 +189,7 @@ def start_game(game):
         if game.time_control == Game.TimeControl.CLOCK:  # every clock starts full
             Seat.objects.filter(game=game).update(remaining=float(game.time_total))
         first = Seat.objects.get(game=game, colour=board.turn)
-        Game.objects.filter(pk=game.pk).update(deadline=deadlines.deadline_for(game, first, now))
+        Game.objects.filter(pk=game.pk).update(deadline=deadlines.deadline_for(game, first, now, first_move=True))
         transaction.on_commit(lambda: game_changed(game.pk))
 
 
@@ -320,7 +320,8 @@ def _apply_move(game, square, *, expected_ply, viewer, made_by):
                                 square="pass", made_by=Move.MadeBy.AUTO))
             board.push("pass")
         charged = _charge_clock(game, seat, now)  # before _state_after: a pass may give the mover the turn again
-        changes = {"ply": expected_ply + len(records), "updated_at": now, **_state_after(game, board, now)}
+        changes = {"ply": expected_ply + len(records), "updated_at": now,
+                   **_state_after(game, board, now, record.moves + records)}
         if game.draw_offer and game.draw_offer != colour:  # the offerer's opponent moved: it lapses
             changes["draw_offer"] = ""
         if game.takeback_request:  # asked of the position before this move: it lapses
@@ -362,8 +363,10 @@ def finish_early(game, record, outcome, ending, **also):
     resigned, agreed drawn, claimed (games.endings), lost on time (flag). `also`: more
     Game fields to write. Inside the caller's transaction, under the game row's lock;
     the update is conditional on the ply read under it, so a move that got in first
-    makes this a StaleMove and nothing changes."""
+    makes this a StaleMove and nothing changes. The clocks stop as they stand: the
+    pushed state shows them as the game ended."""
     now = timezone.now()
+    stopped = stop_clock(game, now)
     changes = {"status": Game.Status.FINISHED, "ending": ending, "turn": "", "deadline": None,
                "winner": outcome.winner or "", "counts": outcome.counts, "score": outcome.score,
                "draw_offer": "", "finished_at": now, "updated_at": now, **also}
@@ -371,10 +374,34 @@ def finish_early(game, record, outcome, ending, **also):
         version=F("version") + 1, **changes)
     if updated != 1:
         raise StaleMove(_("The game has moved on; here is the current position."))
+    if stopped is not None:
+        Seat.objects.filter(pk=stopped.pk).update(remaining=stopped.remaining)
     for field, value in changes.items():
         setattr(game, field, value)
     game.version += 1
     _announce_finish(game, outcome)
+    transaction.on_commit(lambda: game_changed(game.pk, schedule=False, record=record))
+    return game
+
+
+def abort_game(game, record):
+    """End `game` now as aborted: won by nobody, not rated (no game_finished), the clocks
+    stopped as they stand; a player aborted it before everyone moved (games.endings) or
+    one did not make their first move in time (flag). Under the game row's lock, in the
+    caller's transaction, conditional on the ply read under it (else StaleMove)."""
+    now = timezone.now()
+    stopped = stop_clock(game, now)
+    changes = {"status": Game.Status.FINISHED, "ending": Game.Ending.ABORTED, "turn": "", "deadline": None,
+               "winner": "", "counts": record.board.counts(), "score": {}, "draw_offer": "",
+               "finished_at": now, "updated_at": now}
+    if Game.objects.filter(pk=game.pk, ply=game.ply, status=Game.Status.PLAYING).update(
+            version=F("version") + 1, **changes) != 1:
+        raise StaleMove(_("The game has moved on; here is the current position."))
+    if stopped is not None:
+        Seat.objects.filter(pk=stopped.pk).update(remaining=stopped.remaining)
+    for field, value in changes.items():
+        setattr(game, field, value)
+    game.version += 1
     transaction.on_commit(lambda: game_changed(game.pk, schedule=False, record=record))
     return game
 
@@ -386,7 +413,7 @@ def ranking_with_forfeits(game, outcome):
     return tuple(group for group in stayed if group) + tuple((c,) for c in reversed(game.forfeited))
 
 
-def _charge_clock(game, seat, now):
+def _charge_clock(game, seat, now, increment=True):
     """On a clock, a person's move: their time since the turn began, less their lag
     credit (games.deadlines.lag_credit), is taken off their clock and the increment
     added. Changes `seat` in memory; whether it did (the caller saves it)."""
@@ -394,17 +421,26 @@ def _charge_clock(game, seat, now):
         return False
     started = game.turn_started_at or now
     used = max(0.0, (now - started).total_seconds() - deadlines.lag_credit(seat))
-    seat.remaining = max(0.0, (seat.remaining or 0.0) - used) + game.time_increment
+    seat.remaining = max(0.0, (seat.remaining or 0.0) - used) + (game.time_increment if increment else 0)
     return True
 
 
-def _state_after(game, board, now=None):
-    """The Game fields that follow from the position `board` reached."""
+def stop_clock(game, now):
+    """The turn of the player to move ends without a move of theirs (a takeback, the
+    game ending early): the time their clock ran stays spent, with no increment
+    (docs/rules.md §11.3). Changes their seat in memory; the seat to save, or None (the
+    caller saves it after its guard)."""
+    seat = game.seat_of(game.turn) if game.turn else None
+    return seat if _charge_clock(game, seat, now, increment=False) else None
+
+
+def _state_after(game, board, now, moves):
+    """The Game fields that follow from the position `board` reached with `moves`."""
     outcome = board.outcome()
     if outcome is None:
-        now = now or timezone.now()
+        first_move = last_own_move(moves, board.turn) is None
         return {"turn": board.turn, "turn_started_at": now,
-                "deadline": deadlines.deadline_for(game, game.seat_of(board.turn), now)}
+                "deadline": deadlines.deadline_for(game, game.seat_of(board.turn), now, first_move=first_move)}
     return {
         "turn": "", "deadline": None, "status": Game.Status.FINISHED,
         "ending": Game.Ending.FORFEIT if game.forfeited else Game.Ending.NORMAL,
@@ -525,6 +561,37 @@ def record_lag(game, viewer, round_trip):
         Seat.objects.filter(pk=seat.pk).update(lag=round(max(0.0, round_trip), 3))
 
 
+def board_shown(game, seat, now=None):
+    """A page of the player at `seat` shows the running game for the first time (its
+    game socket opened: games.consumers). On a clock, when that player is to make their
+    first move, its time starts now rather than when the game started (docs/rules.md
+    §11.3), once, and only while it has not run out: one whose page never shows the
+    game is still aborted at the deadline set when their turn began. Waits for the
+    database's lock as a person's move does (DatabaseBusy: nothing changed)."""
+    if game.time_control != Game.TimeControl.CLOCK:
+        return game
+    now = now or timezone.now()
+    with _brief_lock_wait(), transaction.atomic():
+        game = Game.objects.select_for_update().prefetch_related("seats").get(pk=game.pk)
+        if Seat.objects.filter(pk=seat.pk, board_shown_at__isnull=True).update(board_shown_at=now) != 1:
+            return game  # shown before: the first move's time started then, or at the turn
+        if game.status != Game.Status.PLAYING or game.turn != seat.colour or deadlines.is_due(game, now):
+            return game
+        record = GameRecord(game)
+        seat = game.seat_of(game.turn)
+        if seat.played_by_computer or last_own_move(record.moves, seat.colour) is not None:
+            return game
+        changes = {"turn_started_at": now, "deadline": deadlines.deadline_for(game, seat, now, first_move=True),
+                   "updated_at": now}
+        if Game.objects.filter(pk=game.pk, ply=game.ply, status=Game.Status.PLAYING).update(
+                version=F("version") + 1, **changes) == 1:
+            for field, value in changes.items():
+                setattr(game, field, value)
+            game.version += 1
+            transaction.on_commit(lambda: game_changed(game.pk, schedule=False, record=record))
+    return game
+
+
 def computer_move(game_id, ply):
     """Move for the seat to move if the computer plays it (a Celery task calls this).
 
@@ -565,8 +632,9 @@ def timeout_move(game_id, ply):
 def flag(game_id, ply):
     """The player to move at `ply` ran out of their clock or their days (docs/rules.md
     §4.1, §11.3): of two, they lose on time, scored by Board.decided; of three or four,
-    they are out like a leaver (forfeit_seat) and the computer plays on for them. Once,
-    under the game's lock and ply guard, and only when they are still due."""
+    they are out like a leaver (forfeit_seat) and the computer plays on for them. One
+    who had not made their first move yet loses nothing: the game is aborted (§11.3).
+    Once, under the game's lock and ply guard, and only when they are still due."""
     with transaction.atomic():
         game = (Game.objects.select_for_update().prefetch_related("seats")
                 .filter(pk=game_id, ply=ply, status=Game.Status.PLAYING).first())
@@ -574,8 +642,15 @@ def flag(game_id, ply):
             return None
         record = GameRecord(game)
         colour = record.board.turn
+        if last_own_move(record.moves, colour) is None:
+            try:
+                return abort_game(game, record)
+            except StaleMove:
+                return None
         seat = game.seat_of(colour)
-        Seat.objects.filter(pk=seat.pk).update(remaining=0.0 if seat.remaining is not None else None)
+        if seat.remaining is not None:  # their clock shows nothing left, in the state pushed too (the record's seat)
+            seat.remaining = 0.0
+            Seat.objects.filter(pk=seat.pk).update(remaining=0.0)
         if len(game.variant_obj.colours) > 2:
             forfeit_seat(game, seat, flagged=[*game.flagged, colour])
             game.refresh_from_db()

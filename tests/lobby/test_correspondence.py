@@ -44,16 +44,19 @@ def test_one_mail_a_turn_and_the_days_run_out(live_site):
     assert message["Subject"] == "Your turn: 6×6 · 2 players"
     body = message.get_content()
     assert f"/tables/{table.code}/" in body and "It is your turn (Black)" in body
-    play_move(game, game.board().legal_moves[0], expected_ply=0, viewer=Viewer(user=alice))
+    game = play_move(game, game.board().legal_moves[0], expected_ply=0, viewer=Viewer(user=alice))
     assert eventually(lambda: len(mail_to("bob@example.com")) == 1)
-    # Bob lets his day run out (the test moves the deadline into the past): he loses on time.
+    play_move(game, game.board().legal_moves[0], expected_ply=1, viewer=Viewer(user=bob))
+    assert eventually(lambda: len(mail_to("alice@example.com")) == 2)
+    # Alice lets her day run out (the test moves the deadline into the past): she loses on
+    # time (before her first move the game would be aborted: tests/lobby/test_first_moves.py).
     Game.objects.filter(pk=game.pk).update(deadline=timezone.now() - timedelta(seconds=1))
     assert eventually(lambda: Game.objects.get(pk=game.pk).status == "finished")
     game.refresh_from_db()
-    assert (game.ending, game.winner, game.flagged) == ("time", "black", ["white"])
-    assert game.score["black"] > game.score["white"] and sum(game.score.values()) == 36
+    assert (game.ending, game.winner, game.flagged) == ("time", "white", ["black"])
+    assert game.score["white"] > game.score["black"] and sum(game.score.values()) == 36
     time.sleep(1.5)  # a second mail would have come by now
-    assert len(mail_to("alice@example.com")) == 1 and len(mail_to("bob@example.com")) == 1
+    assert len(mail_to("alice@example.com")) == 2 and len(mail_to("bob@example.com")) == 1
 
 
 def test_the_mail_task_delivered_twice_sends_once(alice, bob):
