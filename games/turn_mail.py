@@ -14,6 +14,7 @@ from django.db import transaction
 from django.utils import translation
 from django.utils.translation import gettext as _
 
+from config.site_url import absolute
 from games import signals
 from games.models import Game
 from games.presentation import colour_name, game_url, variant_label
@@ -46,7 +47,7 @@ def send_turn_mail(game_id, ply):
         extras = [answer for answer in answers if isinstance(answer, dict)]
         language = next((extra["language"] for extra in extras if extra.get("language")), settings.LANGUAGE_CODE)
         with translation.override(language):
-            url = site_url(game_url(game))
+            url = absolute(game_url(game))
             subject = _("Your turn: %(variant)s") % {"variant": variant_label(game.variant)}
             body = _("It is your turn (%(colour)s) in your correspondence game. Move by %(deadline)s UTC:\n\n"
                      "%(url)s\n") % {"colour": colour_name(game.turn), "url": url,
@@ -55,9 +56,3 @@ def send_turn_mail(game_id, ply):
         headers = {"List-Unsubscribe": f"<{extra['unsubscribe']}>" for extra in extras if extra.get("unsubscribe")}
         EmailMessage(subject, body, None, [seat.user.email], headers=headers).send()
     return True
-
-
-def site_url(path):
-    """An absolute link for a mail: the first allowed host (SITE_URL when set)."""
-    base = getattr(settings, "SITE_URL", "") or f"http://{(settings.ALLOWED_HOSTS or ['localhost'])[0]}"
-    return base.rstrip("/") + path

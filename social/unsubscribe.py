@@ -4,7 +4,7 @@ from django.core import signing
 from django.urls import reverse
 from django.utils.translation import gettext as _
 
-from games.turn_mail import site_url
+from config.site_url import absolute
 
 SALT = "social.unsubscribe"
 KINDS = {"challenges": "mail_challenges", "turn": "mail_your_turn"}
@@ -26,7 +26,7 @@ def read(value):
 
 
 def link(user_id, kind):
-    return site_url(reverse("social:unsubscribe", args=[token(user_id, kind)]))
+    return absolute(reverse("social:unsubscribe", args=[token(user_id, kind)]))
 
 
 def footer(user_id, kind):
