@@ -53,6 +53,6 @@ def send_turn_mail(game_id, ply):
                      "%(url)s\n") % {"colour": colour_name(game.turn), "url": url,
                                      "deadline": game.deadline.strftime("%Y-%m-%d %H:%M")}
         body += "".join(f"\n{extra['line']}\n" for extra in extras if extra.get("line"))
-        headers = {"List-Unsubscribe": f"<{extra['unsubscribe']}>" for extra in extras if extra.get("unsubscribe")}
+        headers = {name: value for extra in extras for name, value in extra.get("headers", {}).items()}
         EmailMessage(subject, body, None, [seat.user.email], headers=headers).send()
     return True

@@ -28,9 +28,10 @@ def turn_mail_opt_out(sender, game, user, **kwargs):
     if not preferences.of(user).mail_your_turn:
         return False
     language = languages.of(user)
+    stop = unsubscribe.link(user.pk, "turn")
     with translation.override(language):
-        line = unsubscribe.footer(user.pk, "turn")
-    return {"line": line, "unsubscribe": unsubscribe.link(user.pk, "turn"), "language": language}
+        line = unsubscribe.footer(stop)
+    return {"line": line, "headers": unsubscribe.headers(stop), "language": language}
 
 
 @receiver(signals.state_pushed)

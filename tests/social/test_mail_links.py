@@ -2,20 +2,22 @@
 site's address as `make run` gives its parts (SITE_URL from HOST and PORT), and each
 link of each mail (its text and its List-Unsubscribe header) is fetched from the live
 site by the person the mail is for (signed in, but for the password reset): it answers
-200, or redirects to a page that does."""
+200, or redirects to a page that does, and changes nothing. The unsubscribe link asks
+first; its button unsubscribes."""
 import re
 import time
 import urllib.request
 from urllib.parse import urlsplit
 
 import pytest
+from playwright.sync_api import expect
 
 from games import Variant
 from games.access import Viewer
 from games.models import Game
 from games.services import build_variant
 from lobby import actions
-from social import challenges, preferences
+from social import challenges, preferences, unsubscribe
 from tests.http_session import Session
 from tests.people import make_user, signed_in
 from tests.servers import sent_mail
@@ -76,3 +78,17 @@ def test_every_link_of_every_mail_opens_on_the_site(live_site):
             status, final = opens(link, session)
             assert status == 200 and final.startswith(live_site.url + "/"), (message["Subject"], link, final)
             assert urlsplit(final).path != "/", (message["Subject"], link)
+    # Opening every link (as mail scanners do) unsubscribed nobody.
+    assert preferences.of(alice).mail_your_turn and preferences.of(bob).mail_challenges
+
+
+@pytest.mark.browser
+def test_the_unsubscribe_link_asks_and_its_button_unsubscribes(live_site, page):
+    alice = make_user("alice", "Alice")
+    page.goto(live_site.url + urlsplit(unsubscribe.link(alice.pk, "turn")).path)
+    expect(page.locator("#unsubscribe-form")).to_contain_text(
+        "No more mail when it is your turn in a correspondence game?")
+    assert preferences.of(alice).mail_your_turn
+    page.locator("#unsubscribe-confirm").click()
+    expect(page.locator("#unsubscribed")).to_contain_text("You get no more mail when it is your turn")
+    assert not preferences.of(alice).mail_your_turn
