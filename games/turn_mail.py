@@ -1,4 +1,5 @@
-"""Correspondence (docs/rules.md §11.3): the player whose turn it is gets one e-mail a turn.
+"""Correspondence (docs/rules.md §11.3): the player whose turn it is gets one e-mail a turn
+while away from the site.
 
 Queued after the commit that gave them the turn (games.services.schedule_next) as the
 Celery task games.turn_mail, and sent by a worker through Django's mail (apps above
@@ -43,7 +44,7 @@ def send_turn_mail(game_id, ply):
         answers = [answer for _receiver, answer in signals.turn_mail_sending.send(
             sender=Game, game=game, user=seat.user)]
         if False in answers:
-            return False  # the player opted out; the turn counts as told
+            return False  # opted out, or on the site now: the turn counts as told
         extras = [answer for answer in answers if isinstance(answer, dict)]
         language = next((extra["language"] for extra in extras if extra.get("language")), settings.LANGUAGE_CODE)
         with translation.override(language):
