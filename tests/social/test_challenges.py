@@ -9,6 +9,8 @@ from django.db import connection
 from django.urls import reverse
 from django.utils import timezone
 
+from games import endings
+from games.access import Viewer
 from games.models import Game
 from games.services import build_variant
 from lobby.models import Table
@@ -189,6 +191,19 @@ def test_accept_and_decline_over_http_answer_in_place(alice, bob):
     assert again.status_code == 409 and "accepted already" in again.content.decode()
     assert signed_in(carol := make_user("carol2")).post(reverse("social:accept", args=[sent.pk])).status_code == 302
     assert carol and Challenge.objects.get(pk=sent.pk).status == Challenge.Status.ACCEPTED
+
+
+@pytest.mark.django_db
+def test_played_challenges_do_not_count_against_the_limit_to_one_person_but_unwanted_ones_do(alice, bob):
+    for _ in range(challenges.PER_HOUR_TO_ONE + 1):  # friends play game after game
+        accepted = challenges.accept(challenge(alice, bob).pk, bob)
+        endings.resign(Game.objects.get(pk=accepted.game_id), Viewer(user=bob))
+    challenges.decline(challenge(alice, bob).pk, bob)
+    challenges.decline(challenge(alice, bob).pk, bob)
+    challenge(alice, bob)
+    assert challenges.lapse_due(timezone.now() + challenges.LAPSE_AFTER + timedelta(seconds=1)) == 1
+    with pytest.raises(challenges.ChallengeError, match="too often"):
+        challenge(alice, bob)  # two declined and one lapsed within the hour
 
 
 @pytest.mark.django_db
