@@ -1,6 +1,7 @@
 """Challenges between people, told as stories: sent, accepted (both seated at the
 started game), declined, cancelled, lapsed, refused (blocked, twice, too many, a board
 not taken), raced, and hostile text shown as text."""
+import re
 import threading
 from datetime import timedelta
 
@@ -159,6 +160,25 @@ def test_the_form_refuses_in_place_in_german_and_changes_nothing(alice, bob):
     assert answer.status_code == 400
     assert "kannst Bob nicht herausfordern" in answer.content.decode()
     assert not Challenge.objects.exists()
+
+
+@pytest.mark.django_db
+def test_the_forms_time_choices_speak_the_page_s_language_with_plural_days(alice, bob):
+    def options(language):
+        html = signed_in(alice).get(reverse("social:challenge_new", args=["bob"]),
+                                    HTTP_ACCEPT_LANGUAGE=language).content.decode()
+        select = html.split('name="time"', 1)[1].split("</select>", 1)[0]
+        return [text.strip() for text in re.findall(r"<option[^>]*>([^<]*)</option>", select)]
+
+    english = options("en")
+    assert english[:2] == ["60 seconds a move", "Clock 1+1"]
+    assert english[-4:] == ["Correspondence, 1 day a move", "Correspondence, 2 days a move",
+                            "Correspondence, 3 days a move", "Correspondence, 7 days a move"]
+    german = options("de")
+    assert german[:2] == ["60 Sekunden pro Zug", "Uhr 1+1"]
+    assert german[-4:] == ["Fernpartie, 1 Tag pro Zug", "Fernpartie, 2 Tage pro Zug",
+                           "Fernpartie, 3 Tage pro Zug", "Fernpartie, 7 Tage pro Zug"]
+    assert options("en") == english  # each page in its own language, whatever the one before
 
 
 @pytest.mark.django_db
