@@ -138,3 +138,23 @@ def test_a_challenge_nobody_answers_lapses_on_both_pages(live_site, browser):
     expect(laptop.locator(".challenge-status")).to_have_text("Verfallen")
     expect(laptop.locator("#bell .bell-count")).to_have_text("1")
     assert errors == []
+
+
+@pytest.mark.parametrize("viewport,locale", [(LAPTOP, "en-GB"), (PHONE, "de-DE")], ids=["laptop-en", "phone-de"])
+def test_each_checkbox_of_the_challenge_form_sits_on_one_line_with_its_label(live_site, browser, viewport, locale):
+    alice, _bob = make_user("alice", "Alice"), make_user("bob", "Bob")
+    errors = []
+    page = person(browser, live_site, alice, errors, viewport=viewport, locale=locale,
+                  is_mobile=viewport == PHONE)
+    for path, names in (("/social/players/bob/challenge/", ("anti", "rated")),
+                        ("/accounts/profile/", ("mail_challenges", "mail_your_turn"))):  # and the mail settings
+        page.goto(live_site.url + path)
+        for name in names:
+            box = page.locator(f"#id_{name}").bounding_box()
+            label = page.locator(f"label[for=id_{name}]").bounding_box()
+            assert label["x"] >= box["x"] + box["width"], (name, box, label)  # beside it, not below
+            middle = box["y"] + box["height"] / 2
+            assert label["y"] <= middle <= label["y"] + label["height"], (name, box, label)  # on its line
+            assert box["width"] < 40, (name, box)  # a box, not a row stretched across the form
+    page.context.close()
+    assert errors == []
