@@ -46,7 +46,8 @@ def move(game_id, user, ply):
 
 
 def test_a_player_with_the_table_open_gets_no_turn_mail_and_one_away_does(live_site, browser):
-    alice, bob = make_user("alice", "Alice"), make_user("bob", "Bob")
+    # Names of their own: the mail of the whole test run is kept in one place.
+    alice, bob = make_user("corinna", "Corinna"), make_user("konrad", "Konrad")
     errors = []
     table = in_thread(lambda: actions.open_table(alice, Variant(board="6x6"),
                                                  time_control=(Game.TimeControl.DAYS, 86400, 0)))
