@@ -27,6 +27,7 @@ from accounts.leaderboard import SIZE as LEADERBOARD_SIZE
 from accounts.leaderboard import rank_of, top_of
 from accounts.models import Category, Profile, RatingChange
 from accounts.player_page import head_to_head, rating_cards
+from config.site_url import absolute
 from games.access import Viewer
 from games.history import game_row
 from games.models import Game
@@ -76,6 +77,11 @@ def sign_in_refused(request, original_response=None, credentials=None):
 class ResetPasswordView(auth_views.PasswordResetView):
     email_template_name = "registration/password_reset_email.txt"
     subject_template_name = "registration/password_reset_subject.txt"
+
+    @property
+    def extra_email_context(self):
+        # The mail links where every mail of the site does, not to the Host header asked on.
+        return {"site_url": absolute("")}
 
     def form_valid(self, form):
         if not throttle.allow_reset_mail(self.request, form.cleaned_data["email"]):

@@ -315,8 +315,13 @@ EMAIL_HOST_USER = os.environ.get("EMAIL_HOST_USER", "")
 EMAIL_HOST_PASSWORD = os.environ.get("EMAIL_HOST_PASSWORD", "")
 EMAIL_USE_TLS = env_bool("EMAIL_USE_TLS", True)
 DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "reversi@localhost")
-# The site's address in mails that link to it (a correspondence player's turn), e.g. https://reversi.example
-SITE_URL = os.environ.get("SITE_URL", "")
+# The site's address in every mail's links (config/site_url.py), e.g. https://reversi.example.
+# `make run` sets it from HOST and PORT; unset, development links to make run's default
+# address and production to the first allowed host over HTTPS.
+SITE_URL = (os.environ.get("SITE_URL") or ("http://127.0.0.1:8000" if DEBUG or TESTING
+                                           else f"https://{(ALLOWED_HOSTS or ['localhost'])[0]}")).rstrip("/")
+if not SITE_URL.startswith(("http://", "https://")):
+    raise ImproperlyConfigured("SITE_URL must start with http:// or https://, e.g. https://reversi.example.")
 
 # Production hardening whenever DEBUG is off (behind a TLS-terminating proxy).
 if not DEBUG and not TESTING:

@@ -347,6 +347,18 @@ def time_control_label(game):
     return _("Seconds a move: %(n)s") % {"n": f"{settings.MOVE_TIME_LIMIT:g}"}
 
 
+def computer_label(game):
+    """'Computer: Normal' where the computer plays seats of the table, 'Computer at the time
+    limit: Normal' where it moves for a player out of time (60 seconds a move), else ''
+    (on a clock or in correspondence no computer takes over a turn: docs/rules.md §11.3)."""
+    level = game.get_level_display()
+    if any(seat.is_computer for seat in game.seats.all()):
+        return _("Computer: %(level)s") % {"level": level}
+    if game.time_control == game.TimeControl.MOVE:
+        return _("Computer at the time limit: %(level)s") % {"level": level}
+    return ""
+
+
 # Under this many seconds a clock turns red, and the player to move is warned.
 LOW_TIME = 10
 

@@ -74,3 +74,20 @@ def test_the_mail_task_delivered_twice_sends_once(alice, bob):
         Game.objects.filter(pk=table.game_id).update(mailed_ply=None)
         assert [turn_mail(table.game_id, 0) for _ in range(3)] == [True, False, False]
         assert [m.to for m in mail.outbox] == [["alice@example.com"]]
+
+
+def test_the_table_line_names_the_computer_only_where_it_takes_a_turn(alice):
+    """60 seconds a move: it moves for a player out of time; a computer seat: it plays;
+    in correspondence (and on a clock) no computer takes over a turn (docs/rules.md §11.3)."""
+    from tests.people import signed_in
+
+    def line(**options):
+        table = in_thread(lambda: actions.open_table(alice, Variant(board="6x6"), **options))
+        html = signed_in(alice).get(f"/tables/{table.code}/", HTTP_ACCEPT_LANGUAGE="de").content.decode()
+        return " ".join(html.split('class="table-meta">', 1)[1].split("</p>", 1)[0].split())
+
+    assert "Computer bei Zeitablauf: Normal" in line()
+    days = (Game.TimeControl.DAYS, 86400, 0)
+    assert "Computer" not in line(time_control=days)
+    assert "Computer" not in line(time_control=(Game.TimeControl.CLOCK, 180, 2))
+    assert "Computer: Normal" in line(time_control=days, computer_colours=["white"])
