@@ -362,9 +362,16 @@ MAX_REQUEST_BODY = int(os.environ.get("MAX_REQUEST_BODY", str(256 * 1024)))
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
+    "filters": {"without_traceback": {"()": "config.log_filters.WithoutTraceback"}},
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "INFO")},
-    "loggers": {"django.channels.server": {"level": "WARNING"}},
+    "loggers": {
+        "django.channels.server": {"level": "WARNING"},
+        # A foreign Host header: one line a request (a probe's flood is no wall of tracebacks),
+        # printed once (not also by Django's own "django" logger while DEBUG is on), mailed to nobody.
+        "django.security.DisallowedHost": {"filters": ["without_traceback"], "handlers": ["console"],
+                                           "propagate": False},
+    },
 }
 
 # Who the client is, behind a reverse proxy: X-Forwarded-For is believed only when the
