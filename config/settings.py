@@ -90,6 +90,7 @@ MIDDLEWARE = [
     "axes.middleware.AxesMiddleware",  # answers a refused sign-in (accounts.views.sign_in_refused)
     "config.error_pages.SiteErrorPagesMiddleware",  # the site's 404 and 500 pages with DEBUG on too
     "config.body_limit.BodyTooLargeMiddleware",  # answers a body config.body_limit refused
+    "config.write_waits.WritesBusyMiddleware",  # last: answers a write the database kept waiting
 ]
 
 ROOT_URLCONF = "config.urls"

@@ -50,11 +50,13 @@ def move_or_undo(request, game, change, hidden=None):
     return respond(request, game)
 
 
-def busy_message(busy, version=None):
-    """Only the message line, marked for the page to send the move again (static/js/moves.js):
-    drawing the position would wait for the database that is busy. `version`: of the
-    position the page shows, so that the message goes once a newer one is shown."""
-    return render_to_string("games/includes/message.html", {"error": busy, "retry": RETRY_AFTER, "version": version})
+def busy_message(busy, version=None, retry=True):
+    """Only the message line, marked for the page to send the move again (static/js/moves.js)
+    unless not `retry` (an action, which the player asks for again): drawing the position
+    would wait for the database that is busy. `version`: of the position the page shows,
+    so that the message goes once a newer one is shown."""
+    return render_to_string("games/includes/message.html",
+                            {"error": busy, "retry": RETRY_AFTER if retry else None, "version": version})
 
 
 # Seconds after which a page sends a move again that was answered DatabaseBusy.
