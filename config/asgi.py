@@ -1,6 +1,6 @@
 """ASGI entry point: HTTP through Django, websockets through Channels.
 
-Websockets pass the allowed-hosts Origin check (a foreign page cannot open one with
+Websockets are bounded per client address (config.socket_limit), pass the allowed-hosts Origin check (a foreign page cannot open one with
 the visitor's cookies; on HTTPS, nor a plain-HTTP page: config.websocket_origin) and
 carry the session user via AuthMiddlewareStack. HTTP requests run on a fixed pool of request threads (config.request_threads), behind a
 cap on their bodies (config.body_limit). Their writes, and the sockets', wait briefly for the database's
@@ -23,6 +23,7 @@ from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E40
 from config.body_limit import BodyLimit, limit_daphne  # noqa: E402
 from config.daphne_checks import schedule_daphne_checks  # noqa: E402
 from config.routing import websocket_urlpatterns  # noqa: E402
+from config.socket_limit import SocketsPerAddress  # noqa: E402
 from config.write_waits import bound_request_writes  # noqa: E402
 from config.websocket_origin import SecureOriginScheme  # noqa: E402
 from games.frames import KnowsDaphneProtocol  # noqa: E402
@@ -33,9 +34,9 @@ bound_request_writes()
 application = ProtocolTypeRouter(
     {
         "http": BodyLimit(django_asgi_app),
-        "websocket": KnowsDaphneProtocol(SecureOriginScheme(AllowedHostsOriginValidator(
+        "websocket": KnowsDaphneProtocol(SocketsPerAddress(SecureOriginScheme(AllowedHostsOriginValidator(
             AuthMiddlewareStack(URLRouter(websocket_urlpatterns))
-        ))),
+        )))),
     }
 )
 

@@ -360,6 +360,11 @@ COMPUTER_THINKING_PER_ADDRESS = int(os.environ.get("COMPUTER_THINKING_PER_ADDRES
 # (games.review.records.MAX_RECORD_BYTES) and every other form far less.
 MAX_REQUEST_BODY = int(os.environ.get("MAX_REQUEST_BODY", str(256 * 1024)))
 
+# Open websockets one client address may hold on a daphne process, every route together
+# (config.socket_limit): a page holds two, so this is some fifty pages at once, enough
+# for a household or an office behind one address.
+WEBSOCKETS_PER_ADDRESS = int(os.environ.get("WEBSOCKETS_PER_ADDRESS", "100"))
+
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
