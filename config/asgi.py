@@ -19,18 +19,20 @@ django_asgi_app = get_asgi_application()
 from channels.auth import AuthMiddlewareStack  # noqa: E402  (needs Django set up)
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
+from django.conf import settings  # noqa: E402
 
 from config.body_limit import BodyLimit, limit_daphne  # noqa: E402
 from config.daphne_checks import schedule_daphne_checks  # noqa: E402
 from config.routing import websocket_urlpatterns  # noqa: E402
 from config.socket_limit import SocketsPerAddress  # noqa: E402
-from config.write_waits import bound_request_writes  # noqa: E402
 from config.websocket_origin import SecureOriginScheme  # noqa: E402
+from config.write_waits import bound_request_writes  # noqa: E402
 from games.frames import KnowsDaphneProtocol  # noqa: E402
 
 limit_daphne()
 schedule_daphne_checks()
-bound_request_writes()
+if not settings.TESTING:  # a test process drives this application in-process, its connections its own
+    bound_request_writes()
 application = ProtocolTypeRouter(
     {
         "http": BodyLimit(django_asgi_app),
