@@ -43,7 +43,8 @@ REQUEST_LOCK_WAIT = 2.0
 REQUEST_STATEMENT_WAIT = 10.0
 # How long a write waits for a place among those that may wait for the lock.
 WAITER_WAIT = 0.5
-# Seconds after which an answer "busy" says to try again (the Retry-After header).
+# Seconds after which an answer "busy" says to try again (the Retry-After header; a
+# page sends a move answered busy again after as long, static/js/moves.js).
 RETRY_AFTER = 1
 
 

@@ -8,6 +8,7 @@ from django.shortcuts import redirect
 from django.template.loader import render_to_string
 from django.utils.translation import gettext as _
 
+from config.write_waits import RETRY_AFTER
 from games.broadcast import render_state, server_now
 from games.params import whole_number
 from games.presentation import game_url
@@ -57,10 +58,6 @@ def busy_message(busy, version=None, retry=True):
     so that the message goes once a newer one is shown."""
     return render_to_string("games/includes/message.html",
                             {"error": busy, "retry": RETRY_AFTER if retry else None, "version": version})
-
-
-# Seconds after which a page sends a move again that was answered DatabaseBusy.
-RETRY_AFTER = 1
 
 
 def busy_answer(request, game, busy):
