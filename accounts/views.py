@@ -12,6 +12,7 @@ from django.contrib import messages
 from django.contrib.auth import get_user_model, login
 from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
+from django.db import transaction
 from django.db.models import Q
 from django.http import Http404, HttpResponseRedirect
 from django.shortcuts import redirect, render
@@ -59,6 +60,10 @@ def safe_next(request, default="home"):
 
 class SignInView(auth_views.LoginView):
     redirect_authenticated_user = True
+
+    def form_valid(self, form):
+        with transaction.atomic():  # the new session and the last sign-in, or neither
+            return super().form_valid(form)
 
     def get_context_data(self, **kwargs):
         context = super().get_context_data(**kwargs)
@@ -115,8 +120,9 @@ def signup(request):
     form = SignUpForm(request.POST or None)
     if request.method == "POST":
         if form.is_valid():
-            user = form.save()
-            login(request, user, backend="django.contrib.auth.backends.ModelBackend")
+            with transaction.atomic():  # the account, its profile and the sign-in, or none of them
+                user = form.save()
+                login(request, user, backend="django.contrib.auth.backends.ModelBackend")
             messages.success(request, _("Welcome, %(name)s! Your account is ready.") % {"name": user.display_name})
             return redirect(safe_next(request))
         # A failed sign-up says whether its username is taken: it counts as a look-up.

@@ -25,6 +25,7 @@ from chat import posting, preferences, presentation
 from chat import live
 from chat.live import person_group
 from chat.models import Message
+from config.write_waits import WritesBusy
 from games import broadcast
 from games.access import GUEST_TOKEN_KEY, Viewer
 from games.consumers import WithoutDatabaseHop
@@ -152,6 +153,8 @@ class TableChatConsumer(WithoutDatabaseHop, TableConsumer):
                                        chat_on=preferences.chat_on(viewer.user, self.session_now), push=False)
             except posting.ChatRefusal as refusal:
                 return notice(str(refusal)), None
+            except WritesBusy as busy:  # nothing stored (config.write_waits)
+                return notice(str(busy)), None
         return notice(sent=True), live.posted(message)
 
     def viewer_now(self):

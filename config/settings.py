@@ -90,6 +90,7 @@ MIDDLEWARE = [
     "axes.middleware.AxesMiddleware",  # answers a refused sign-in (accounts.views.sign_in_refused)
     "config.error_pages.SiteErrorPagesMiddleware",  # the site's 404 and 500 pages with DEBUG on too
     "config.body_limit.BodyTooLargeMiddleware",  # answers a body config.body_limit refused
+    "config.write_waits.WritesBusyMiddleware",  # last: answers a write the database kept waiting
 ]
 
 ROOT_URLCONF = "config.urls"
@@ -365,12 +366,24 @@ COMPUTER_THINKING_PER_ADDRESS = int(os.environ.get("COMPUTER_THINKING_PER_ADDRES
 # (games.review.records.MAX_RECORD_BYTES) and every other form far less.
 MAX_REQUEST_BODY = int(os.environ.get("MAX_REQUEST_BODY", str(256 * 1024)))
 
+# Open websockets one client address may hold on a daphne process, every route together
+# (config.socket_limit): a page holds two, so this is some fifty pages at once, enough
+# for a household or an office behind one address.
+WEBSOCKETS_PER_ADDRESS = int(os.environ.get("WEBSOCKETS_PER_ADDRESS", "100"))
+
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
+    "filters": {"without_traceback": {"()": "config.log_filters.WithoutTraceback"}},
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "INFO")},
-    "loggers": {"django.channels.server": {"level": "WARNING"}},
+    "loggers": {
+        "django.channels.server": {"level": "WARNING"},
+        # A foreign Host header: one line a request (a probe's flood is no wall of tracebacks),
+        # printed once (not also by Django's own "django" logger while DEBUG is on), mailed to nobody.
+        "django.security.DisallowedHost": {"filters": ["without_traceback"], "handlers": ["console"],
+                                           "propagate": False},
+    },
 }
 
 # Who the client is, behind a reverse proxy: X-Forwarded-For is believed only when the

@@ -24,6 +24,7 @@ from django.contrib.auth import get_user
 from django.db import DatabaseError
 from django.utils import translation
 
+from config.write_waits import WritesBusy
 from games import broadcast, endings, presence, services, signals
 from games.access import GUEST_TOKEN_KEY, Viewer, can_watch, watchable_game
 from games.broadcast import drawn_state, render_state
@@ -228,6 +229,8 @@ class GameConsumer(WithoutDatabaseHop, AsyncWebsocketConsumer):
                 game = apply(self.game, viewer)
             except services.DatabaseBusy as busy:  # the position is not read again: the page keeps its own
                 return busy_message(busy, self.version), self.version, True
+            except WritesBusy as busy:  # an action: said on the message line, not sent again by itself
+                return busy_message(busy, self.version, retry=False), self.version, True
             except services.GameError as error:
                 game = Game.objects.filter(pk=self.game.pk).prefetch_related("seats").first()
                 if game is None or not can_watch(game, viewer):
@@ -291,7 +294,10 @@ class GameConsumer(WithoutDatabaseHop, AsyncWebsocketConsumer):
 
     @database_sync_to_async
     def record_lag(self, round_trip):
-        services.record_lag(self.game, self.viewer_now(), round_trip)
+        try:
+            services.record_lag(self.game, self.viewer_now(), round_trip)
+        except WritesBusy:  # measured again at the next ping
+            log.warning("game %s: lag not recorded, the database is busy", self.game.pk)
 
     @database_sync_to_async
     def find_game(self, public_id):

@@ -15,16 +15,13 @@ import hashlib
 import json
 import logging
 import random
-import threading
-from contextlib import contextmanager
-from functools import lru_cache
 
-from django.conf import settings
-from django.db import IntegrityError, OperationalError, connection, transaction
+from django.db import IntegrityError, transaction
 from django.db.models import F
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from config.write_waits import WritesBusy
 from games import (
     Board, IllegalMoveError, Variant, broadcast, deadlines, downtime, draw_blocked, scheduling, signals, thinking,
     turn_mail,
@@ -135,20 +132,26 @@ def create_computer_game(viewer, variant, level=Level.NORMAL, rng=None, *, colou
         receiver = human if handicap_side == HandicapSide.ME else next(c for c in colours if c != human)
         variant = dataclasses.replace(variant, handicap_colour=receiver)
     public_id = new_public_id()
-    if asker is not None and human != Board(variant).turn and asker.take(public_id) is None:
+    taken = asker is not None and human != Board(variant).turn
+    if taken and asker.take(public_id) is None:
         raise ComputerBusy()
-    with transaction.atomic():
-        game = Game.objects.create(
-            public_id=public_id, kind=Game.Kind.COMPUTER, variant=variant.to_dict(), level=level,
-            status=Game.Status.PLAYING, turn=Board(variant).turn,
-        )
-        Seat.objects.bulk_create(
-            Seat(game=game, colour=colour, is_computer=colour != human,
-                 user=viewer.user if colour == human else None,
-                 guest_token=viewer.guest_token if colour == human else "")
-            for colour in colours
-        )
-        transaction.on_commit(lambda: game_changed(game.pk))
+    try:
+        with transaction.atomic():
+            game = Game.objects.create(
+                public_id=public_id, kind=Game.Kind.COMPUTER, variant=variant.to_dict(), level=level,
+                status=Game.Status.PLAYING, turn=Board(variant).turn,
+            )
+            Seat.objects.bulk_create(
+                Seat(game=game, colour=colour, is_computer=colour != human,
+                     user=viewer.user if colour == human else None,
+                     guest_token=viewer.guest_token if colour == human else "")
+                for colour in colours
+            )
+            transaction.on_commit(lambda: game_changed(game.pk))
+    except Exception:  # no game (the database was busy): the computer's place is given back
+        if taken:
+            _give_back(public_id)
+        raise
     return game
 
 
@@ -224,63 +227,13 @@ def play_move(game, square, *, expected_ply, viewer=None, made_by=Move.MadeBy.PL
         raise
 
 
-# A person's move waits this long at most for the database's write lock (SQLite's busy
-# timeout, PostgreSQL's lock_timeout), where everything else waits up to 20 s: a lock
-# held longer answers DatabaseBusy instead of holding the request's thread (one of
-# config.request_threads' few) until it fails with a 500. Of those threads at most all
-# but one wait at once, so pages that need no write are still served meanwhile.
-# Workers' moves keep the long wait and retry (games.tasks).
-MOVE_LOCK_WAIT = 2.0
-# How long a move waits for its turn to wait for the lock: a move's transaction takes
-# milliseconds, so only a held lock makes every place taken for this long.
-WAITER_WAIT = 0.5
-
-
-@lru_cache(maxsize=1)
-def _lock_waiters():
-    return threading.BoundedSemaphore(max(1, settings.REQUEST_THREADS - 1))
-
-
-def _is_lock_wait(error):
-    return "database is locked" in str(error) or getattr(error.__cause__, "sqlstate", None) == "55P03"
-
-
-@contextmanager
-def _brief_lock_wait(seconds=MOVE_LOCK_WAIT):
-    """The block's writes wait at most `seconds` for another writer's lock, else DatabaseBusy."""
-    if not _lock_waiters().acquire(timeout=WAITER_WAIT):
-        raise DatabaseBusy()
-    try:
-        connection.ensure_connection()
-        if connection.vendor == "sqlite":
-            usual = int(connection.settings_dict["OPTIONS"].get("timeout", 5) * 1000)
-            statements = (f"PRAGMA busy_timeout = {int(seconds * 1000)}", f"PRAGMA busy_timeout = {usual}")
-        elif connection.vendor == "postgresql":
-            statements = (f"SET lock_timeout = '{int(seconds * 1000)}ms'", "RESET lock_timeout")
-        else:
-            statements = ()
-        if statements:
-            with connection.cursor() as cursor:
-                cursor.execute(statements[0])
-        try:
-            yield
-        except OperationalError as error:
-            if _is_lock_wait(error):
-                raise DatabaseBusy() from error
-            raise
-        finally:
-            if statements:
-                with connection.cursor() as cursor:
-                    cursor.execute(statements[1])
-    finally:
-        _lock_waiters().release()
-
-
 def _play_move(game, square, *, expected_ply, viewer, made_by):
-    if viewer is None:  # a worker: waits as long as the connection allows, and its task retries
+    try:
         return _apply_move(game, square, expected_ply=expected_ply, viewer=viewer, made_by=made_by)
-    with _brief_lock_wait():
-        return _apply_move(game, square, expected_ply=expected_ply, viewer=viewer, made_by=made_by)
+    except WritesBusy as busy:  # the web process's bounded wait (config.write_waits): the page sends it again
+        if viewer is None:
+            raise
+        raise DatabaseBusy() from busy
 
 
 def _apply_move(game, square, *, expected_ply, viewer, made_by):

@@ -7,8 +7,9 @@ from games import Board
 from games.models import Game, Move
 
 # Chromium reports every 4xx answer as a console error ("Failed to load resource");
-# refusals are answered 4xx by design, so those lines are left to `Watch.responses`.
-REFUSED_RESOURCE = re.compile(r"^Failed to load resource: the server responded with a status of 4\d\d ")
+# refusals are answered 4xx by design, and a write the database kept waiting 503 with
+# Retry-After (config.write_waits), so those lines are left to `Watch._response`.
+REFUSED_RESOURCE = re.compile(r"^Failed to load resource: the server responded with a status of (4\d\d|503) ")
 
 # The setup forms (/play/, /tables/new/) redraw themselves on every change with
 # hx-sync="this:replace": a newer choice, or the person submitting the form, aborts the
@@ -61,8 +62,10 @@ class Watch:
             self.errors.append(f"console warning: {message.text}")
 
     def _response(self, response):
-        # A refusal of a POST is a 4xx; a page, script or icon that is missing, or any 5xx, is a fault.
-        if response.status >= 500 or (response.status == 404 and response.request.method == "GET"):
+        # A refusal of a POST is a 4xx, and "busy, try again" a 503 with Retry-After; a page,
+        # script or icon that is missing, or any other 5xx, is a fault.
+        busy = response.status == 503 and "retry-after" in response.headers
+        if (response.status >= 500 and not busy) or (response.status == 404 and response.request.method == "GET"):
             self.errors.append(f"{response.status} for {response.request.method} {response.url}")
 
     def _failed(self, request):
