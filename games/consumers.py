@@ -318,7 +318,7 @@ class GameConsumer(WithoutDatabaseHop, AsyncWebsocketConsumer):
     def board_shown(self, seat):
         try:
             services.board_shown(self.game, seat)
-        except (DatabaseError, services.DatabaseBusy) as error:  # the first move keeps its time: the page opens
+        except DatabaseError as error:  # busy (config.write_waits): the first move keeps its time, the page opens
             log.warning("game %s: first showing to %s not kept (%s)", self.game.public_id, seat.colour, error)
 
     @database_sync_to_async

@@ -519,12 +519,12 @@ def board_shown(game, seat, now=None):
     game socket opened: games.consumers). On a clock, when that player is to make their
     first move, its time starts now rather than when the game started (docs/rules.md
     §11.3), once, and only while it has not run out: one whose page never shows the
-    game is still aborted at the deadline set when their turn began. Waits for the
-    database's lock as a person's move does (DatabaseBusy: nothing changed)."""
+    game is still aborted at the deadline set when their turn began. In daphne it waits
+    for the database's lock as briefly as every write there (config.write_waits)."""
     if game.time_control != Game.TimeControl.CLOCK:
         return game
     now = now or timezone.now()
-    with _brief_lock_wait(), transaction.atomic():
+    with transaction.atomic():
         game = Game.objects.select_for_update().prefetch_related("seats").get(pk=game.pk)
         if Seat.objects.filter(pk=seat.pk, board_shown_at__isnull=True).update(board_shown_at=now) != 1:
             return game  # shown before: the first move's time started then, or at the turn
