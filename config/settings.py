@@ -344,6 +344,9 @@ MOVE_TIME_GRACE = float(os.environ.get("MOVE_TIME_GRACE", "2"))
 # before their opponent may claim the win or let the computer play for them.
 PLAYER_GONE_SECONDS = float(os.environ.get("PLAYER_GONE_SECONDS", "30"))
 
+# Rows a page of the lobby shows in each section (open tables, playing now).
+LOBBY_ROWS = int(os.environ.get("LOBBY_ROWS", "50"))
+
 # Who is online (social.presence): each page's notification socket says so every
 # PRESENCE_HEARTBEAT seconds; one not heard of for PRESENCE_STALE seconds (its daphne
 # was killed) no longer counts.
