@@ -19,6 +19,7 @@ from django.db import transaction
 from django.utils.translation import gettext as _
 
 from accounts.forms import clean_name
+from accounts.lookalikes import LOOKS_LIKE_SOMEONE_ELSE, looks_like_someone_else
 from games import seating
 from games import services as game_services
 from games.models import Game, Level
@@ -78,6 +79,8 @@ def clean_guest_name(name):
         raise GameError(_("Type the name the other players will see."))
     if len(name) > GUEST_NAME_MAX:
         raise GameError(_("A name has at most %(n)d characters.") % {"n": GUEST_NAME_MAX})
+    if looks_like_someone_else(name):
+        raise GameError(str(LOOKS_LIKE_SOMEONE_ELSE))
     return name
 
 
