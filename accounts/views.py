@@ -4,14 +4,15 @@ Failed sign-ins are limited by django-axes (accounts.signin_limits), which answe
 a refused one with sign_in_refused; a password set through a reset mail lifts the
 account's lock. Password change and reset are Django's own views with our templates
 (accounts/urls.py); reset mails are limited per address and per client address,
-and usernames looked up in vain (player pages, failed sign-ups) per client address
-(accounts.throttle).
+usernames looked up in vain (player pages, failed sign-ups) and accounts made per
+client address (accounts.throttle).
 """
 from axes.utils import reset as reset_sign_in_failures
 from django.contrib import messages
 from django.contrib.auth import get_user_model, login
 from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
+from django.db import transaction
 from django.db.models import Q
 from django.http import Http404, HttpResponseRedirect
 from django.shortcuts import redirect, render
@@ -109,7 +110,13 @@ def signup(request):
     form = SignUpForm(request.POST or None)
     if request.method == "POST":
         if form.is_valid():
-            user = form.save()
+            with transaction.atomic():
+                user = form.save() if throttle.take_sign_up(request) else None
+            if user is None:
+                form.add_error(None, _("Too many accounts were made from your address today. Try again tomorrow, "
+                                       "or sign in to an account you have."))
+                return render(request, "accounts/signup.html", {"form": form, "next": request.POST.get("next", "")},
+                              status=429)
             login(request, user, backend="django.contrib.auth.backends.ModelBackend")
             messages.success(request, _("Welcome, %(name)s! Your account is ready.") % {"name": user.display_name})
             return redirect(safe_next(request))
