@@ -4,8 +4,8 @@ Failed sign-ins are limited by django-axes (accounts.signin_limits), which answe
 a refused one with sign_in_refused; a password set through a reset mail lifts the
 account's lock. Password change and reset are Django's own views with our templates
 (accounts/urls.py); reset mails are limited per address and per client address,
-and usernames looked up in vain (player pages, failed sign-ups) per client address
-(accounts.throttle).
+usernames looked up in vain (player pages, failed sign-ups) and accounts made per
+client address (accounts.throttle).
 """
 from axes.utils import reset as reset_sign_in_failures
 from django.contrib import messages
@@ -120,9 +120,15 @@ def signup(request):
     form = SignUpForm(request.POST or None)
     if request.method == "POST":
         if form.is_valid():
-            with transaction.atomic():  # the account, its profile and the sign-in, or none of them
-                user = form.save()
-                login(request, user, backend="django.contrib.auth.backends.ModelBackend")
+            with transaction.atomic():  # the address's place, the account, its profile and the sign-in, or none
+                user = form.save() if throttle.take_sign_up(request) else None
+                if user is not None:
+                    login(request, user, backend="django.contrib.auth.backends.ModelBackend")
+            if user is None:
+                form.add_error(None, _("Too many accounts were made from your address today. Try again tomorrow, "
+                                       "or sign in to an account you have."))
+                return render(request, "accounts/signup.html", {"form": form, "next": request.POST.get("next", "")},
+                              status=429)
             messages.success(request, _("Welcome, %(name)s! Your account is ready.") % {"name": user.display_name})
             return redirect(safe_next(request))
         # A failed sign-up says whether its username is taken: it counts as a look-up.

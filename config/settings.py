@@ -351,6 +351,15 @@ MOVE_TIME_GRACE = float(os.environ.get("MOVE_TIME_GRACE", "2"))
 # before their opponent may claim the win or let the computer play for them.
 PLAYER_GONE_SECONDS = float(os.environ.get("PLAYER_GONE_SECONDS", "30"))
 
+# Rows a page of the lobby shows in each section (open tables, playing now).
+LOBBY_ROWS = int(os.environ.get("LOBBY_ROWS", "50"))
+# Tables one person may have waiting for players at once (lobby.actions): one account
+# must not fill the lobby.
+WAITING_TABLES_PER_PERSON = int(os.environ.get("WAITING_TABLES_PER_PERSON", "3"))
+# Accounts one client address may create a day (accounts.throttle): each one multiplies
+# every per-account limit.
+SIGN_UPS_PER_ADDRESS = int(os.environ.get("SIGN_UPS_PER_ADDRESS", "5"))
+
 # Who is online (social.presence): each page's notification socket says so every
 # PRESENCE_HEARTBEAT seconds; one not heard of for PRESENCE_STALE seconds (its daphne
 # was killed) no longer counts.

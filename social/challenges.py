@@ -115,7 +115,7 @@ def accept(challenge_id, user):
             table = table_actions.open_table(
                 challenge.challenger, Variant.from_dict(challenge.variant), host_colour=colour,
                 rated=challenge.rated, time_control=(challenge.time_control, challenge.time_total,
-                                                      challenge.time_increment))
+                                                      challenge.time_increment), waits=False)
             table_actions.join(table, Viewer(user=user), other)
         except table_actions.GameError as error:
             raise ChallengeError(str(error)) from None
