@@ -1,6 +1,8 @@
 """A Celery worker prepares its computer players when it starts (config.celery): the
 learned weights of every board and rule set are loaded in the processes that make the
 moves before their first task, so no move pays for reading them."""
+import uuid
+
 import pytest
 
 import config.celery
@@ -11,10 +13,10 @@ pytestmark = pytest.mark.django_db(transaction=True)
 
 
 def test_a_fresh_workers_pool_holds_every_shipped_weight_before_its_first_task(tmp_path):
-    worker = servers.start_worker(tmp_path, name="fresh-worker")
+    queue = f"fresh-worker-{uuid.uuid4().hex}"  # its own: the first task it takes is this one
+    worker = servers.start_worker(tmp_path, name="fresh-worker", options=("--queues", queue))
     try:
-        with servers.workers_paused(keep=(worker,)):  # the first task goes to this worker
-            answer = config.celery.engine_in_the_pool.delay().get(timeout=60)
+        answer = config.celery.engine_in_the_pool.apply_async(queue=queue).get(timeout=60)
     finally:
         worker.stop()
     assert answer["engine"] == core.engine_name()
