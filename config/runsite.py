@@ -141,7 +141,11 @@ def main():
     from django.conf import settings
 
     from config.embedded_redis import EmbeddedRedis
+    from games.ai.core import missing_core_warning
 
+    warning = missing_core_warning()  # the workers run this same Python
+    if warning:
+        say(f"WARNING: {warning}")
     host = os.environ.get("HOST", "127.0.0.1")
     port = os.environ.get("PORT", "8000")
     env = parts_env(os.environ, settings.REDIS_URL, host, port)
