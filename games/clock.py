@@ -112,16 +112,10 @@ class Clock:
             return None
         return max(0.0, (deadline - started).total_seconds())
 
-    def zero_at(self, remaining, started, deadline):
-        """The instant the running clock shows 0 (its lag credit not shown)."""
-        if started is None:
-            return None
-        shown = self.at_turn_start(remaining, started, deadline)
-        return None if shown is None else started + timedelta(seconds=shown)
-
     def shown(self, remaining, started, deadline, now, running):
         """The seconds a seat's clock shows at `now`: a stopped one what it holds, the
-        running one what it held at the turn start less the time since; never below 0."""
+        running one what it held at the turn start less the time since (none before
+        it: a turn given back an outage starts a little after it); never below 0."""
         shown = self.at_turn_start(remaining, started, deadline) or 0.0
         if running and started is not None:
             shown -= max(0.0, (now - started).total_seconds())

@@ -304,9 +304,9 @@ def passes_while_waiting(moves, turn):
 def clocks_view(game, seats, now=None):
     """The clocks a clock or correspondence game shows: per seat the seconds it showed
     when the turn began, what it shows `now`, whether it runs and, running, the instant
-    (seconds since the epoch) it shows 0, which the page counts down to from the
-    server's time (static/js/clocks.js). Correspondence shows only the player to move's.
-    Every sum is the game's Clock's (games.clock)."""
+    its turn began (seconds since the epoch: after an outage a little ahead), from which
+    the page counts it down on the server's time (static/js/clocks.js). Correspondence
+    shows only the player to move's. Every sum is the game's Clock's (games.clock)."""
     if game.kind != game.Kind.TABLE or game.time_control == game.TimeControl.MOVE or game.status == game.Status.WAITING:
         return []
     clock = deadlines.clock_of(game)
@@ -319,9 +319,9 @@ def clocks_view(game, seats, now=None):
             continue
         remaining = clock.at_turn_start(seat.remaining, game.turn_started_at, game.deadline)
         shown = clock.shown(seat.remaining, game.turn_started_at, game.deadline, now, running)
-        zero_at = clock.zero_at(seat.remaining, game.turn_started_at, game.deadline) if running else None
+        started = game.turn_started_at.timestamp() if running else None
         clocks.append({"colour": seat.colour, "name": colour_name(seat.colour), "remaining": f"{remaining:.3f}",
-                       "running": running, "zero_at": f"{zero_at.timestamp():.3f}" if zero_at else "",
+                       "running": running, "started": f"{started:.3f}" if running else "",
                        "shown": clock_text(shown), "low": shown < LOW_TIME})
     return clocks
 

@@ -1,9 +1,10 @@
 // The clocks of a clock or correspondence game (docs/rules.md §11.3). The server keeps
-// them and computes every time (games.clock): each state it sends carries each stopped
-// clock's seconds (data-remaining), the instant the running clock shows 0 (data-zero-at),
+// them and computes every time (games.clock): each state it sends carries each clock's
+// seconds when the turn began (data-remaining), for the running one the instant its
+// turn began (data-started; after an outage a little ahead, so it waits till then),
 // the instant a first move's time is up (#first-move, data-due: the game is then
 // aborted), the threshold under which a clock is low (data-low) and the server's time
-// at sending (#server-now). The page only counts down to those instants, on the
+// at sending (#server-now). The page only subtracts the time elapsed since, on the
 // monotonic performance.now() from the moment the server's time arrived, never by
 // taking a tick off per tick: no drift.
 // A low clock turns red; the player to move is warned, and beeped at if they turned
@@ -13,7 +14,7 @@
   "use strict";
   var SOUND_KEY = "reversi.clock-sound";
   var anchor = null; // {server: seconds since the epoch, local: performance.now() then}
-  var beeped = ""; // the turn (its clock's zero instant) already beeped for
+  var beeped = ""; // the turn (started at) already beeped for
   var answered = "";
   var sockets = new Map();
 
@@ -69,16 +70,17 @@
     if (list && anchor) {
       var threshold = low(list);
       Array.prototype.forEach.call(list.querySelectorAll(".clock"), function (clock) {
-        var running = clock.dataset.running && clock.dataset.zeroAt;
-        var left = Math.max(0, running ? Number(clock.dataset.zeroAt) - serverNow : Number(clock.dataset.remaining));
+        var running = clock.dataset.running && clock.dataset.started;
+        var elapsed = running ? Math.max(0, serverNow - Number(clock.dataset.started)) : 0;
+        var left = Math.max(0, Number(clock.dataset.remaining) - elapsed);
         clock.dataset.left = left.toFixed(3);
         clock.querySelector(".clock-time").textContent = text(left, threshold);
         clock.classList.toggle("low", left < threshold);
         if (running && left < threshold && mine(clock.dataset.colour)) {
           warn = true;
           var sound = document.getElementById("clock-sound");
-          if (sound && sound.checked && beeped !== clock.dataset.zeroAt) {
-            beeped = clock.dataset.zeroAt;
+          if (sound && sound.checked && beeped !== clock.dataset.started) {
+            beeped = clock.dataset.started;
             beep();
           }
         }

@@ -62,7 +62,7 @@ def test_correspondence():
     turn = POST.start_turn(at(0), remaining=None, lag=1)
     assert turn.deadline == at(2 * 86400) and POST.grace == timedelta(0)
     assert POST.at_turn_start(None, turn.started, turn.deadline) == 2 * 86400
-    assert POST.zero_at(None, turn.started, turn.deadline) == turn.deadline
+    assert POST.shown(None, turn.started, turn.deadline, turn.deadline, running=True) == 0
     assert POST.shown(None, turn.started, turn.deadline, at(86400), running=True) == 86400
     assert POST.at_turn_start(None, None, None) is None  # not their turn: nothing to show
 
@@ -71,7 +71,8 @@ def test_time_shown():
     assert BLITZ.shown(100, at(0), at(101), at(30), running=True) == 70
     assert BLITZ.shown(100, at(0), at(101), at(30), running=False) == 100
     assert BLITZ.shown(100, at(0), at(101), at(500), running=True) == 0
-    assert BLITZ.zero_at(100, at(0), at(101)) == at(100)  # the lag credit is not shown
+    assert BLITZ.shown(100, at(0), at(101), at(100), running=True) == 0  # the lag credit is not shown
+    assert BLITZ.shown(100, at(0), at(101), at(-5), running=True) == 100  # not started yet: not running down
 
 
 def test_downtime_is_given_back_once_for_every_time_control():
@@ -152,8 +153,7 @@ def test_the_flag_falls_at_the_turn_start_plus_the_time_plus_the_credit_plus_the
     assert not clock.is_due(turn.deadline, expected - timedelta(milliseconds=1))
     assert clock.is_due(turn.deadline, expected)
     if clock.control == CLOCK and not first_move:  # the clock shows 0 the credit before the flag
-        zero = clock.zero_at(remaining, turn.started, turn.deadline)
-        assert (turn.deadline - zero).total_seconds() == pytest.approx(credit, abs=1e-5)
+        zero = turn.deadline - timedelta(seconds=credit)
         assert clock.shown(remaining, turn.started, turn.deadline, zero, running=True) == pytest.approx(0, abs=1e-5)
 
 
@@ -188,6 +188,13 @@ def test_the_downtime_credit_is_given_once_and_never_takes_time(clock, remaining
     assert clock.give_back(back, down) is None  # once
     assert back.started >= turn.started and back.deadline >= turn.deadline
     assert back.started - timedelta(seconds=RECONNECT) in [outage.end for outage in down]
+    # From the outage's end until the turn starts again the clock shows what it had
+    # left when the site went, no more, and it runs from the restart on.
+    held = clock.at_turn_start(back.remaining, back.started, back.deadline)
+    for instant in (back.started - timedelta(seconds=RECONNECT), back.started):
+        assert clock.shown(back.remaining, back.started, back.deadline, instant, running=True) == held
+    assert clock.shown(back.remaining, back.started, back.deadline, back.started + timedelta(seconds=1),
+                       running=True) == pytest.approx(max(0.0, held - 1))
     if clock.control == CLOCK:
         assert 0 <= back.remaining <= remaining
         # The time the turn had left when it restarts is what it had when the site went.
