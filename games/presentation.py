@@ -319,9 +319,9 @@ def clocks_view(game, seats, now=None):
             continue
         remaining = clock.at_turn_start(seat.remaining, game.turn_started_at, game.deadline)
         shown = clock.shown(seat.remaining, game.turn_started_at, game.deadline, now, running)
-        started = game.turn_started_at.timestamp() if running else None
+        started = f"{game.turn_started_at.timestamp():.3f}" if running and game.turn_started_at else ""
         clocks.append({"colour": seat.colour, "name": colour_name(seat.colour), "remaining": f"{remaining:.3f}",
-                       "running": running, "started": f"{started:.3f}" if running else "",
+                       "running": running, "started": started,
                        "shown": clock_text(shown), "low": shown < LOW_TIME})
     return clocks
 
