@@ -21,12 +21,13 @@ class TooManyCodeGuesses(TableNotFound):
 
 
 def code_in(path):
-    """The code of the table page at `path` (a page's own path), else ""."""
+    """The code of the table page at `path` (a page's own path), else "": only one that
+    can be a table's (normalise_code), since the path is whatever was asked for."""
     try:
         match = resolve(path)
     except Resolver404:
         return ""
-    return match.kwargs["code"] if match.url_name == "table" else ""
+    return normalise_code(match.kwargs["code"]) if match.url_name == "table" else ""
 
 
 def find_table(code):
