@@ -21,14 +21,14 @@ from django.utils import translation
 from django.utils.html import escape
 from django.utils.translation import gettext as _
 
-from chat import posting, preferences, presentation
 from chat import live
+from chat import posting, preferences, presentation
 from chat.live import person_group
 from chat.models import Message
 from games import broadcast
 from games.access import GUEST_TOKEN_KEY, Viewer
 from games.consumers import WithoutDatabaseHop
-from games.outages import UNREACHABLE
+from infra.outages import UNREACHABLE
 from lobby.access import can_view
 from lobby.consumers import TableConsumer
 from lobby.models import Table

@@ -5,7 +5,7 @@ the visitor's cookies; on HTTPS, nor a plain-HTTP page: config.websocket_origin)
 carry the session user via AuthMiddlewareStack. HTTP requests run on a fixed pool of request threads (config.request_threads), behind a
 cap on their bodies (config.body_limit). daphne checks its open connections only when a
 check can be due (config.daphne_checks), and beats in Redis while it listens
-(config.web_heartbeat: the workers' clocks stop while no daphne runs).
+(games.web_heartbeat: the workers' clocks stop while no daphne runs).
 """
 import gc
 import os
@@ -23,9 +23,9 @@ from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E40
 from config.body_limit import BodyLimit, limit_daphne  # noqa: E402
 from config.daphne_checks import schedule_daphne_checks  # noqa: E402
 from config.routing import websocket_urlpatterns  # noqa: E402
-from config.web_heartbeat import beat_while_listening  # noqa: E402
 from config.websocket_origin import SecureOriginScheme  # noqa: E402
-from games.frames import KnowsDaphneProtocol  # noqa: E402
+from games.web_heartbeat import beat_while_listening  # noqa: E402
+from infra.frames import KnowsDaphneProtocol  # noqa: E402
 
 limit_daphne()
 schedule_daphne_checks()

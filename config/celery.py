@@ -5,7 +5,7 @@ from celery import Celery
 from celery.worker.control import inspect_command
 
 from config.broker import SweepOnConnect, use_redis_transport
-from config.deadline_clock import DeadlineClock
+from games.deadline_clock import DeadlineClock
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 

@@ -27,11 +27,11 @@ from games import broadcast, endings, presence, services, signals
 from games.access import GUEST_TOKEN_KEY, Viewer, can_watch, watchable_game
 from games.broadcast import drawn_state, render_state
 from games.fanout import game_fanout
-from games.frames import write_frame
 from games.models import Game
-from games.outages import UNREACHABLE
 from games.responses import busy_message, page_ply, state_and_message
 from games.thinking import Asker
+from infra.frames import write_frame
+from infra.outages import UNREACHABLE
 
 log = logging.getLogger(__name__)
 

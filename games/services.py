@@ -31,8 +31,8 @@ from games import (
 )
 from games.ai import choose_move
 from games.models import Game, HandicapSide, Level, Move, Seat, new_public_id
-from games.outages import UNREACHABLE
 from games.record import GameRecord, last_own_move, undo_refusal
+from infra.outages import UNREACHABLE
 
 log = logging.getLogger(__name__)
 

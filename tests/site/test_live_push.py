@@ -5,7 +5,7 @@ import asyncio
 import pytest
 import websockets
 
-from config.announcements import announce
+from lobby.announcements import announce
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
 

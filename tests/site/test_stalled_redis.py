@@ -19,8 +19,8 @@ from django.test import override_settings
 
 from chat import limits
 from config.embedded_redis import EmbeddedRedis
-from config.redis_clients import redis_client
 from games import presence as game_presence
+from infra.redis_clients import redis_client
 from lobby import counts, presence as lobby_presence
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -92,4 +92,4 @@ def test_no_module_but_config_redis_clients_makes_its_own_client():
             for node in ast.walk(ast.parse(path.read_text())):
                 if isinstance(node, ast.Attribute) and node.attr == "from_url":
                     makers.append(str(path.relative_to(ROOT)))
-    assert sorted(set(makers)) == ["config/redis_clients.py"]
+    assert sorted(set(makers)) == ["infra/redis_clients.py"]
