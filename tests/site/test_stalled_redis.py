@@ -85,9 +85,9 @@ async def test_a_sockets_presence_mark_fails_instead_of_waiting(paused_redis):
     assert await game_presence.arrive("abcd", "black", "channel-1") is True
 
 
-def test_no_module_but_config_redis_clients_makes_its_own_client():
+def test_no_module_but_infra_redis_clients_makes_its_own_client():
     makers = []
-    for app in ("accounts", "chat", "config", "games", "lobby", "social"):
+    for app in ("accounts", "chat", "config", "games", "infra", "lobby", "social"):
         for path in (ROOT / app).rglob("*.py"):
             for node in ast.walk(ast.parse(path.read_text())):
                 if isinstance(node, ast.Attribute) and node.attr == "from_url":
