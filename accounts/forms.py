@@ -7,6 +7,7 @@ from django.contrib.auth.forms import UserCreationForm
 from django.core.exceptions import ValidationError
 from django.utils.translation import gettext_lazy as _
 
+from accounts.lookalikes import LOOKS_LIKE_SOMEONE_ELSE, looks_like_someone_else
 from accounts.models import DISPLAY_NAME_MAX, Profile
 
 
@@ -37,6 +38,13 @@ class SignUpForm(UserCreationForm):
         model = get_user_model()
         fields = ("username", "display_name", "email")
 
+    def clean(self):
+        cleaned = super().clean()
+        for field in ("username", "display_name"):
+            if cleaned.get(field) and looks_like_someone_else(cleaned[field]):
+                self.add_error(field, ValidationError(LOOKS_LIKE_SOMEONE_ELSE, code="looks_like_someone_else"))
+        return cleaned
+
     def save(self, commit=True):
         user = super().save(commit=False)
         user.email = self.cleaned_data.get("email", "")
@@ -52,3 +60,9 @@ class ProfileForm(forms.ModelForm):
     class Meta:
         model = Profile
         fields = ("display_name",)
+
+    def clean_display_name(self):
+        name = self.cleaned_data["display_name"]
+        if name and looks_like_someone_else(name, user=self.instance.user):
+            raise ValidationError(LOOKS_LIKE_SOMEONE_ELSE, code="looks_like_someone_else")
+        return name

@@ -1,8 +1,8 @@
 """Counters for the limits django-axes does not cover: password-reset mails (per
 address and per client address), wrong table codes (per client address, used by
-lobby.views and the table socket) and usernames looked up in vain (per client
-address: player pages of nobody, failed sign-ups). Failed sign-ins are axes'
-(accounts.signin_limits).
+lobby.views and the table socket), usernames looked up in vain (per client
+address: player pages of nobody, failed sign-ups) and accounts made (per client
+address). Failed sign-ins are axes' (accounts.signin_limits).
 
 Counters live in the database (every daphne process sees the same ones) under a
 hash of the key, so neither client addresses nor typed mail addresses are stored.
@@ -44,6 +44,26 @@ def count(parts, window):
                 LoginThrottle.objects.create(key=key, failures=1, window_start=now)
         except IntegrityError:  # created meanwhile by a parallel request
             LoginThrottle.objects.filter(key=key).update(failures=F("failures") + 1)
+
+
+def take(parts, limit, window):
+    """One more event under `parts` if fewer than `limit` were counted in the current
+    window: whether it was counted. Each step is one conditional UPDATE, so two requests
+    at the same moment never both take the last one."""
+    key, now = _key(*parts), timezone.now()
+    with transaction.atomic():
+        if LoginThrottle.objects.filter(key=key, window_start__lte=now - window).update(failures=1, window_start=now):
+            return True
+        if LoginThrottle.objects.filter(key=key, failures__lt=limit).update(failures=F("failures") + 1):
+            return True
+        if LoginThrottle.objects.filter(key=key).exists():
+            return False
+        try:
+            with transaction.atomic():
+                LoginThrottle.objects.create(key=key, failures=1, window_start=now)
+            return True
+        except IntegrityError:  # created meanwhile by a parallel request
+            return bool(LoginThrottle.objects.filter(key=key, failures__lt=limit).update(failures=F("failures") + 1))
 
 
 # -- password-reset mails -------------------------------------------------------
@@ -103,3 +123,13 @@ def username_guessing(request):
 
 def count_username_miss(request):
     count(("username-miss", client_address(request)), _username_window())
+
+
+# -- accounts made ------------------------------------------------------------------
+# Each account multiplies every per-account limit (chat, challenges, tables).
+
+def take_sign_up(request):
+    """Whether this client may make one more account today; counts it if so (call it in
+    the transaction that makes the account, so a failed one gives the place back)."""
+    return take(("sign-up", client_address(request)), settings.SIGN_UPS_PER_ADDRESS,
+                timedelta(seconds=getattr(settings, "SIGN_UP_WINDOW", 24 * 60 * 60)))

@@ -4,14 +4,15 @@ Failed sign-ins are limited by django-axes (accounts.signin_limits), which answe
 a refused one with sign_in_refused; a password set through a reset mail lifts the
 account's lock. Password change and reset are Django's own views with our templates
 (accounts/urls.py); reset mails are limited per address and per client address,
-and usernames looked up in vain (player pages, failed sign-ups) per client address
-(accounts.throttle).
+usernames looked up in vain (player pages, failed sign-ups) and accounts made per
+client address (accounts.throttle).
 """
 from axes.utils import reset as reset_sign_in_failures
 from django.contrib import messages
 from django.contrib.auth import get_user_model, login
 from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
+from django.db import transaction
 from django.db.models import Q
 from django.http import Http404, HttpResponseRedirect
 from django.shortcuts import redirect, render
@@ -30,6 +31,7 @@ from accounts.player_page import head_to_head, rating_cards
 from games.access import Viewer
 from games.history import game_row
 from games.models import Game
+from infra.site_url import absolute
 
 RECENT_GAMES = 20
 
@@ -59,6 +61,10 @@ def safe_next(request, default="home"):
 class SignInView(auth_views.LoginView):
     redirect_authenticated_user = True
 
+    def form_valid(self, form):
+        with transaction.atomic():  # the new session and the last sign-in, or neither
+            return super().form_valid(form)
+
     def get_context_data(self, **kwargs):
         context = super().get_context_data(**kwargs)
         query = urlencode({"next": context["next"]}) if context.get("next") else ""
@@ -76,6 +82,11 @@ def sign_in_refused(request, original_response=None, credentials=None):
 class ResetPasswordView(auth_views.PasswordResetView):
     email_template_name = "registration/password_reset_email.txt"
     subject_template_name = "registration/password_reset_subject.txt"
+
+    @property
+    def extra_email_context(self):
+        # The mail links where every mail of the site does, not to the Host header asked on.
+        return {"site_url": absolute("")}
 
     def form_valid(self, form):
         if not throttle.allow_reset_mail(self.request, form.cleaned_data["email"]):
@@ -109,8 +120,15 @@ def signup(request):
     form = SignUpForm(request.POST or None)
     if request.method == "POST":
         if form.is_valid():
-            user = form.save()
-            login(request, user, backend="django.contrib.auth.backends.ModelBackend")
+            with transaction.atomic():  # the address's place, the account, its profile and the sign-in, or none
+                user = form.save() if throttle.take_sign_up(request) else None
+                if user is not None:
+                    login(request, user, backend="django.contrib.auth.backends.ModelBackend")
+            if user is None:
+                form.add_error(None, _("Too many accounts were made from your address today. Try again tomorrow, "
+                                       "or sign in to an account you have."))
+                return render(request, "accounts/signup.html", {"form": form, "next": request.POST.get("next", "")},
+                              status=429)
             messages.success(request, _("Welcome, %(name)s! Your account is ready.") % {"name": user.display_name})
             return redirect(safe_next(request))
         # A failed sign-up says whether its username is taken: it counts as a look-up.

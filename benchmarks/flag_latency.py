@@ -7,8 +7,9 @@ a scratch SQLite database, DEBUG off), opens --flags two-player tables on a cloc
 game websocket (/ws/games/<id>/) open at each while the player to move does nothing.
 The flag instant is the game's deadline (the turn's start plus the clock's time; the
 player never answered a ping, so no lag credit); the announcement is the first state
-with data-status="finished" on the opponent's socket. Prints the median and the
-largest delay, and every delay sorted.
+with data-status="finished" on the opponent's socket (the player never made their
+first move, so the game is aborted rather than lost: docs/rules.md §11.3; the same
+time-out). Prints the median and the largest delay, and every delay sorted.
 
     .venv/bin/python benchmarks/flag_latency.py                  # 50 flags
     .venv/bin/python benchmarks/flag_latency.py --flags 20 --clock 2

@@ -53,6 +53,10 @@ def make_tables(count):
     from lobby import actions
     from lobby.models import Table
 
+    from django.conf import settings
+
+    # A crowd's lobby: 20 hosts keep far more tables waiting than the site lets one person.
+    settings.WAITING_TABLES_PER_PERSON = count + 1000
     users = [get_user_model().objects.create_user(f"lobby{number}-{os.getpid()}") for number in range(40)]
     waiting, playing = [], []
     for number in range(count):

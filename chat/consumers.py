@@ -29,6 +29,7 @@ from games import broadcast
 from games.access import GUEST_TOKEN_KEY, Viewer
 from games.consumers import WithoutDatabaseHop
 from infra.outages import UNREACHABLE
+from infra.write_waits import WritesBusy
 from lobby.access import can_view
 from lobby.consumers import TableConsumer
 from lobby.models import Table
@@ -152,6 +153,8 @@ class TableChatConsumer(WithoutDatabaseHop, TableConsumer):
                                        chat_on=preferences.chat_on(viewer.user, self.session_now), push=False)
             except posting.ChatRefusal as refusal:
                 return notice(str(refusal)), None
+            except WritesBusy as busy:  # nothing stored (infra.write_waits)
+                return notice(str(busy)), None
         return notice(sent=True), live.posted(message)
 
     def viewer_now(self):

@@ -2,7 +2,8 @@
 
 Checked: the database, Redis, the channel layer (a message sent and received back)
 and a Celery worker (one answers, naming the engine its computer players run on). Load balancers and the test suite use it.
-`warnings` lists what serves but is set up wrong (a proxy missing from TRUSTED_PROXIES).
+`warnings` lists what serves but is set up wrong (a proxy missing from TRUSTED_PROXIES, a worker
+whose computer players run without the compiled core).
 """
 import asyncio
 import time
@@ -91,6 +92,8 @@ def healthz(request):
         report[name]["ms"] = round((time.monotonic() - started) * 1000, 1)
     healthy = all(part["ok"] for part in report.values())
     warnings = [PROXY_WARNING] if untrusted_proxy(request) else []
+    if report["celery"].get("warning"):  # a worker without the compiled core: it serves, far slower
+        warnings.append(f"A Celery worker: {report['celery']['warning']}")
     return JsonResponse(
         {"status": "ok" if healthy else "failing", "checks": report, "warnings": warnings},
         status=200 if healthy else 503,

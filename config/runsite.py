@@ -111,6 +111,21 @@ def worker_parts(celery, env):
     ]
 
 
+def served_at(host, port):
+    """The address the site is reached at on this machine when daphne listens on `host`
+    and `port` (a wildcard host: through 127.0.0.1)."""
+    shown = "127.0.0.1" if host in ("", "0.0.0.0") else "[::1]" if host == "::" else host
+    if ":" in shown and not shown.startswith("["):
+        shown = f"[{shown}]"
+    return f"http://{shown}:{port}"
+
+
+def parts_env(environ, redis_url, host, port):
+    """The environment of every part: the Redis they share, and the site's address for the
+    links in mail (infra/site_url.py) unless SITE_URL names another."""
+    return dict(environ, REDIS_URL=redis_url, SITE_URL=environ.get("SITE_URL") or served_at(host, port))
+
+
 def stop_all(parts, grace=15):
     for part in parts:
         part.stop()
@@ -126,10 +141,14 @@ def main():
     from django.conf import settings
 
     from config.embedded_redis import EmbeddedRedis
+    from games.ai.core import missing_core_warning
 
+    warning = missing_core_warning()  # the workers run this same Python
+    if warning:
+        say(f"WARNING: {warning}")
     host = os.environ.get("HOST", "127.0.0.1")
     port = os.environ.get("PORT", "8000")
-    env = dict(os.environ, REDIS_URL=settings.REDIS_URL)
+    env = parts_env(os.environ, settings.REDIS_URL, host, port)
     celery = [sys.executable, "-m", "celery", "-A", "config"]
 
     stopping = False
@@ -158,7 +177,7 @@ def main():
     ]
     for part in parts:
         part.start()
-    print(f"\nReversi is running at http://{host}:{port}/  (Ctrl-C stops everything)\n", flush=True)
+    print(f"\nReversi is running at {served_at(host, port)}/  (Ctrl-C stops everything)\n", flush=True)
     try:
         while not stopping:
             now = time.monotonic()

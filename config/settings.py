@@ -90,6 +90,7 @@ MIDDLEWARE = [
     "axes.middleware.AxesMiddleware",  # answers a refused sign-in (accounts.views.sign_in_refused)
     "config.error_pages.SiteErrorPagesMiddleware",  # the site's 404 and 500 pages with DEBUG on too
     "config.body_limit.BodyTooLargeMiddleware",  # answers a body config.body_limit refused
+    "infra.write_waits.WritesBusyMiddleware",  # last: answers a write the database kept waiting
 ]
 
 ROOT_URLCONF = "config.urls"
@@ -315,8 +316,13 @@ EMAIL_HOST_USER = os.environ.get("EMAIL_HOST_USER", "")
 EMAIL_HOST_PASSWORD = os.environ.get("EMAIL_HOST_PASSWORD", "")
 EMAIL_USE_TLS = env_bool("EMAIL_USE_TLS", True)
 DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "reversi@localhost")
-# The site's address in mails that link to it (a correspondence player's turn), e.g. https://reversi.example
-SITE_URL = os.environ.get("SITE_URL", "")
+# The site's address in every mail's links (infra/site_url.py), e.g. https://reversi.example.
+# `make run` sets it from HOST and PORT; unset, development links to make run's default
+# address and production to the first allowed host over HTTPS.
+SITE_URL = (os.environ.get("SITE_URL") or ("http://127.0.0.1:8000" if DEBUG or TESTING
+                                           else f"https://{(ALLOWED_HOSTS or ['localhost'])[0]}")).rstrip("/")
+if not SITE_URL.startswith(("http://", "https://")):
+    raise ImproperlyConfigured("SITE_URL must start with http:// or https://, e.g. https://reversi.example.")
 
 # Production hardening whenever DEBUG is off (behind a TLS-terminating proxy).
 if not DEBUG and not TESTING:
@@ -345,6 +351,15 @@ MOVE_TIME_GRACE = float(os.environ.get("MOVE_TIME_GRACE", "2"))
 # before their opponent may claim the win or let the computer play for them.
 PLAYER_GONE_SECONDS = float(os.environ.get("PLAYER_GONE_SECONDS", "30"))
 
+# Rows a page of the lobby shows in each section (open tables, playing now).
+LOBBY_ROWS = int(os.environ.get("LOBBY_ROWS", "50"))
+# Tables one person may have waiting for players at once (lobby.actions): one account
+# must not fill the lobby.
+WAITING_TABLES_PER_PERSON = int(os.environ.get("WAITING_TABLES_PER_PERSON", "3"))
+# Accounts one client address may create a day (accounts.throttle): each one multiplies
+# every per-account limit.
+SIGN_UPS_PER_ADDRESS = int(os.environ.get("SIGN_UPS_PER_ADDRESS", "5"))
+
 # Who is online (social.presence): each page's notification socket says so every
 # PRESENCE_HEARTBEAT seconds; one not heard of for PRESENCE_STALE seconds (its daphne
 # was killed) no longer counts.
@@ -360,12 +375,24 @@ COMPUTER_THINKING_PER_ADDRESS = int(os.environ.get("COMPUTER_THINKING_PER_ADDRES
 # (games.review.records.MAX_RECORD_BYTES) and every other form far less.
 MAX_REQUEST_BODY = int(os.environ.get("MAX_REQUEST_BODY", str(256 * 1024)))
 
+# Open websockets one client address may hold on a daphne process, every route together
+# (config.socket_limit): a page holds two, so this is some fifty pages at once, enough
+# for a household or an office behind one address.
+WEBSOCKETS_PER_ADDRESS = int(os.environ.get("WEBSOCKETS_PER_ADDRESS", "100"))
+
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
+    "filters": {"without_traceback": {"()": "config.log_filters.WithoutTraceback"}},
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "INFO")},
-    "loggers": {"django.channels.server": {"level": "WARNING"}},
+    "loggers": {
+        "django.channels.server": {"level": "WARNING"},
+        # A foreign Host header: one line a request (a probe's flood is no wall of tracebacks),
+        # printed once (not also by Django's own "django" logger while DEBUG is on), mailed to nobody.
+        "django.security.DisallowedHost": {"filters": ["without_traceback"], "handlers": ["console"],
+                                           "propagate": False},
+    },
 }
 
 # Who the client is, behind a reverse proxy: X-Forwarded-For is believed only when the

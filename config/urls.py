@@ -28,3 +28,6 @@ urlpatterns = [
     path("", include("chat.urls")),
     path("admin/", admin.site.urls),
 ]
+
+# A write the database kept waiting, failing in a middleware, is answered "busy" (infra.write_waits).
+handler500 = "infra.write_waits.server_error"

@@ -21,6 +21,7 @@ from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 from django.contrib.auth import get_user
+from django.db import DatabaseError
 from django.utils import translation
 
 from games import broadcast, endings, presence, services, signals
@@ -32,6 +33,7 @@ from games.responses import busy_message, page_ply, state_and_message
 from games.thinking import Asker
 from infra.frames import write_frame
 from infra.outages import UNREACHABLE
+from infra.write_waits import WritesBusy
 
 log = logging.getLogger(__name__)
 
@@ -120,6 +122,7 @@ class GameConsumer(WithoutDatabaseHop, AsyncWebsocketConsumer):
             return
         self.language = requested_language(self.scope)
         self.version = -1
+        self.pinged = (None, 0.0)  # before any push: one may come as soon as the group is joined
         # Join first, then send the current state: nothing can fall in between.
         self.group = self.game.group_name
         try:
@@ -127,11 +130,12 @@ class GameConsumer(WithoutDatabaseHop, AsyncWebsocketConsumer):
         except UNREACHABLE:  # as games.broadcast.join: the socket opens, gets the state, then fails
             log.warning("websocket for %s opened while Redis is away", self.group)
         await self.accept()
+        if self.first_showing is not None:  # before the state is read: it carries a first move's new start
+            await self.board_shown(self.first_showing)
         state = await self.current_state()
         if state is None:  # deleted meanwhile
             await self.close(code=4404)
             return
-        self.pinged = (None, 0.0)
         await self.push(*state)
         if self.here_as:
             self.heartbeat = asyncio.create_task(self.keep_here())
@@ -225,6 +229,8 @@ class GameConsumer(WithoutDatabaseHop, AsyncWebsocketConsumer):
                 game = apply(self.game, viewer)
             except services.DatabaseBusy as busy:  # the position is not read again: the page keeps its own
                 return busy_message(busy, self.version), self.version, True
+            except WritesBusy as busy:  # an action: said on the message line, not sent again by itself
+                return busy_message(busy, self.version, retry=False), self.version, True
             except services.GameError as error:
                 game = Game.objects.filter(pk=self.game.pk).prefetch_related("seats").first()
                 if game is None or not can_watch(game, viewer):
@@ -288,7 +294,10 @@ class GameConsumer(WithoutDatabaseHop, AsyncWebsocketConsumer):
 
     @database_sync_to_async
     def record_lag(self, round_trip):
-        services.record_lag(self.game, self.viewer_now(), round_trip)
+        try:
+            services.record_lag(self.game, self.viewer_now(), round_trip)
+        except WritesBusy:  # measured again at the next ping
+            log.warning("game %s: lag not recorded, the database is busy", self.game.pk)
 
     @database_sync_to_async
     def find_game(self, public_id):
@@ -299,7 +308,18 @@ class GameConsumer(WithoutDatabaseHop, AsyncWebsocketConsumer):
         seat = self.viewer.seat_in(game) if seated and game.status == Game.Status.PLAYING else None
         if game is not None:
             self.game_ids = (game.pk, game.public_id)  # kept for disconnect, whatever happens to self.game
-        return game, seated, seat.colour if seat is not None and seat.left_at is None else ""
+        here = seat is not None and seat.left_at is None
+        # On a clock, this player's page shows the running game for the first time (services.board_shown).
+        first = here and game.time_control == Game.TimeControl.CLOCK and seat.board_shown_at is None
+        self.first_showing = seat if first else None
+        return game, seated, seat.colour if here else ""
+
+    @database_sync_to_async
+    def board_shown(self, seat):
+        try:
+            services.board_shown(self.game, seat)
+        except DatabaseError as error:  # busy (infra.write_waits): the first move keeps its time, the page opens
+            log.warning("game %s: first showing to %s not kept (%s)", self.game.public_id, seat.colour, error)
 
     @database_sync_to_async
     def may_watch(self):

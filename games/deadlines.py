@@ -53,15 +53,24 @@ def lag_credit(seat):
     return min(max(seat.lag or 0.0, 0.0), MAX_LAG_CREDIT)
 
 
-def deadline_for(game, seat, now=None):
+def clock_time(game, seat, first_move=False):
+    """The seconds the player at `seat` has for their move on a clock: their remaining
+    time; for their first move at most MOVE_TIME_LIMIT (docs/rules.md §11.3: one who
+    does not make it in time has the game aborted, games.services.flag)."""
+    remaining = seat.remaining or 0.0
+    return min(remaining, settings.MOVE_TIME_LIMIT) if first_move else remaining
+
+
+def deadline_for(game, seat, now=None, first_move=False):
     """When the player at `seat`, now to move, runs out of time: at a table, and only a
     person (the computer, also for a player who left, moves at once); else None.
-    On a clock: their remaining time, plus their lag credit, from now."""
+    On a clock: their time for this move (clock_time; `first_move`: they have made no
+    move of their own yet), plus their lag credit, from now."""
     if game.kind != Game.Kind.TABLE or seat is None or seat.played_by_computer:
         return None
     now = now or timezone.now()
     if game.time_control == Game.TimeControl.CLOCK:
-        return now + timedelta(seconds=(seat.remaining or 0.0) + lag_credit(seat))
+        return now + timedelta(seconds=clock_time(game, seat, first_move) + lag_credit(seat))
     if game.time_control == Game.TimeControl.DAYS:
         return now + timedelta(seconds=game.time_total)
     return now + timedelta(seconds=settings.MOVE_TIME_LIMIT)

@@ -20,7 +20,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from games import deadlines, presence, services, signals
-from games.models import Game, Move
+from games.models import Game, Move, Seat
 from games.record import GameRecord, abortable, last_own_move
 from games.services import GameError, NotYourTurn
 
@@ -128,18 +128,7 @@ def abort(game, viewer):
         record = GameRecord(game)
         if not abortable(game.variant_obj.colours, record.moves):
             raise GameError(_("Too late to abort: every player has moved. You can resign instead."))
-        now = timezone.now()
-        changes = {"status": Game.Status.FINISHED, "ending": Game.Ending.ABORTED, "turn": "", "deadline": None,
-                   "winner": "", "counts": record.board.counts(), "score": {}, "draw_offer": "",
-                   "finished_at": now, "updated_at": now}
-        if Game.objects.filter(pk=game.pk, ply=game.ply, status=Game.Status.PLAYING).update(
-                version=F("version") + 1, **changes) != 1:
-            raise services.StaleMove(_("The game has moved on; here is the current position."))
-        for field, value in changes.items():
-            setattr(game, field, value)
-        game.version += 1
-        transaction.on_commit(lambda: services.game_changed(game.pk, schedule=False, record=record))
-    return game
+        return services.abort_game(game, record)
 
 
 def request_takeback(game, viewer):
@@ -174,12 +163,22 @@ def accept_takeback(game, viewer):
         game = Game.objects.select_for_update().prefetch_related("seats").get(pk=game.pk)
         _takeback_to(game, viewer)
         colour = game.takeback_request
-        keep = last_own_move(GameRecord(game).moves, colour).ply - 1
+        moves = GameRecord(game).moves
+        keep = last_own_move(moves, colour).ply - 1
+        # The turn it interrupts ends here, and the requester's begins: their clock runs
+        # from now, as their deadline does (docs/rules.md §11.3; taken back to before
+        # their first move, that move's own limit holds again).
+        now = timezone.now()
+        stopped = services.stop_clock(game, now)
+        first_move = last_own_move([m for m in moves if m.ply <= keep], colour) is None
         updated = Game.objects.filter(pk=game.pk, ply=game.ply, status=Game.Status.PLAYING).update(
-            ply=keep, turn=colour, deadline=deadlines.deadline_for(game, game.seat_of(colour)),
-            takeback_request="", version=F("version") + 1, updated_at=timezone.now())
+            ply=keep, turn=colour, turn_started_at=now,
+            deadline=deadlines.deadline_for(game, game.seat_of(colour), now, first_move=first_move),
+            takeback_request="", version=F("version") + 1, updated_at=now)
         if updated != 1:
             raise services.StaleMove(_("The game has moved on; here is the current position."))
+        if stopped is not None:
+            Seat.objects.filter(pk=stopped.pk).update(remaining=stopped.remaining)
         Move.objects.filter(game=game, ply__gt=keep).delete()
         transaction.on_commit(lambda: services.game_changed(game.pk))
     game.refresh_from_db()

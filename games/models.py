@@ -179,6 +179,8 @@ class Seat(models.Model):
     remaining = models.FloatField(null=True, blank=True)
     # The last round trip measured on this player's game socket, seconds: the lag credited to a move.
     lag = models.FloatField(default=0)
+    board_shown_at = models.DateTimeField(null=True, blank=True, help_text="when a page of this player first showed "
+                                          "the running game: their first move's time starts then (docs/rules.md §11.3)")
 
     class Meta:
         constraints = [

@@ -11,8 +11,8 @@ from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
-from games import Variant
-from games.record import GameRecord, abortable, undo_refusal
+from games import Variant, deadlines
+from games.record import GameRecord, abortable, last_own_move, undo_refusal
 
 COLOUR_NAMES = {
     "black": gettext_lazy("Black"),
@@ -321,6 +321,22 @@ def clocks_view(game, seats):
     return clocks
 
 
+def first_move_view(game, seats, moves):
+    """On a clock, the player to move who has not made their first move yet: their
+    colour's name and when the time for it is up (seconds since the epoch; the page
+    counts it down, static/js/clocks.js), after which the game is aborted (docs/rules.md
+    §11.3); else None."""
+    if (game.kind != game.Kind.TABLE or game.time_control != game.TimeControl.CLOCK
+            or game.status != game.Status.PLAYING or game.turn_started_at is None):
+        return None
+    seat = next((s for s in seats if s.colour == game.turn), None)
+    if seat is None or seat.played_by_computer or last_own_move(moves, seat.colour) is not None:
+        return None
+    seconds = deadlines.clock_time(game, seat, first_move=True)
+    return {"name": colour_name(seat.colour), "due": f"{game.turn_started_at.timestamp() + seconds:.3f}",
+            "shown": clock_text(seconds)}
+
+
 def time_control_label(game):
     """'Clock 3+2', 'Days a move: 2' or 'Seconds a move: 60': a table's time control."""
     if game.time_control == game.TimeControl.CLOCK:
@@ -329,6 +345,18 @@ def time_control_label(game):
     if game.time_control == game.TimeControl.DAYS:
         return _("Days a move: %(n)d") % {"n": game.time_total // 86400}
     return _("Seconds a move: %(n)s") % {"n": f"{settings.MOVE_TIME_LIMIT:g}"}
+
+
+def computer_label(game):
+    """'Computer: Normal' where the computer plays seats of the table, 'Computer at the time
+    limit: Normal' where it moves for a player out of time (60 seconds a move), else ''
+    (on a clock or in correspondence no computer takes over a turn: docs/rules.md §11.3)."""
+    level = game.get_level_display()
+    if any(seat.is_computer for seat in game.seats.all()):
+        return _("Computer: %(level)s") % {"level": level}
+    if game.time_control == game.TimeControl.MOVE:
+        return _("Computer at the time limit: %(level)s") % {"level": level}
+    return ""
 
 
 # Under this many seconds a clock turns red, and the player to move is warned.
@@ -377,6 +405,7 @@ def game_state(game, record=None):
         "announcement": announcement,
         "moves_count": len([m for m in moves if not m.is_pass]),
         "clocks": clocks_view(game, seats),
+        "first_move": first_move_view(game, seats, moves),
         "turn_started": f"{game.turn_started_at.timestamp():.3f}" if game.turn_started_at else "",
         "move_list": move_list(moves),
         **draw_offer_view(game),

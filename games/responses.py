@@ -12,6 +12,7 @@ from games.broadcast import render_state, server_now
 from games.params import whole_number
 from games.presentation import game_url
 from games.services import DatabaseBusy, GameError
+from infra.write_waits import RETRY_AFTER
 
 
 def expected_ply(request):
@@ -50,15 +51,13 @@ def move_or_undo(request, game, change, hidden=None):
     return respond(request, game)
 
 
-def busy_message(busy, version=None):
-    """Only the message line, marked for the page to send the move again (static/js/moves.js):
-    drawing the position would wait for the database that is busy. `version`: of the
-    position the page shows, so that the message goes once a newer one is shown."""
-    return render_to_string("games/includes/message.html", {"error": busy, "retry": RETRY_AFTER, "version": version})
-
-
-# Seconds after which a page sends a move again that was answered DatabaseBusy.
-RETRY_AFTER = 1
+def busy_message(busy, version=None, retry=True):
+    """Only the message line, marked for the page to send the move again (static/js/moves.js)
+    unless not `retry` (an action, which the player asks for again): drawing the position
+    would wait for the database that is busy. `version`: of the position the page shows,
+    so that the message goes once a newer one is shown."""
+    return render_to_string("games/includes/message.html",
+                            {"error": busy, "retry": RETRY_AFTER if retry else None, "version": version})
 
 
 def busy_answer(request, game, busy):

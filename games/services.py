@@ -15,16 +15,13 @@ import hashlib
 import json
 import logging
 import random
-import threading
-from contextlib import contextmanager
-from functools import lru_cache
 
-from django.conf import settings
-from django.db import IntegrityError, OperationalError, connection, transaction
+from django.db import IntegrityError, transaction
 from django.db.models import F
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from infra.write_waits import WritesBusy
 from games import (
     Board, IllegalMoveError, Variant, broadcast, deadlines, downtime, draw_blocked, scheduling, signals, thinking,
     turn_mail,
@@ -135,20 +132,26 @@ def create_computer_game(viewer, variant, level=Level.NORMAL, rng=None, *, colou
         receiver = human if handicap_side == HandicapSide.ME else next(c for c in colours if c != human)
         variant = dataclasses.replace(variant, handicap_colour=receiver)
     public_id = new_public_id()
-    if asker is not None and human != Board(variant).turn and asker.take(public_id) is None:
+    taken = asker is not None and human != Board(variant).turn
+    if taken and asker.take(public_id) is None:
         raise ComputerBusy()
-    with transaction.atomic():
-        game = Game.objects.create(
-            public_id=public_id, kind=Game.Kind.COMPUTER, variant=variant.to_dict(), level=level,
-            status=Game.Status.PLAYING, turn=Board(variant).turn,
-        )
-        Seat.objects.bulk_create(
-            Seat(game=game, colour=colour, is_computer=colour != human,
-                 user=viewer.user if colour == human else None,
-                 guest_token=viewer.guest_token if colour == human else "")
-            for colour in colours
-        )
-        transaction.on_commit(lambda: game_changed(game.pk))
+    try:
+        with transaction.atomic():
+            game = Game.objects.create(
+                public_id=public_id, kind=Game.Kind.COMPUTER, variant=variant.to_dict(), level=level,
+                status=Game.Status.PLAYING, turn=Board(variant).turn,
+            )
+            Seat.objects.bulk_create(
+                Seat(game=game, colour=colour, is_computer=colour != human,
+                     user=viewer.user if colour == human else None,
+                     guest_token=viewer.guest_token if colour == human else "")
+                for colour in colours
+            )
+            transaction.on_commit(lambda: game_changed(game.pk))
+    except Exception:  # no game (the database was busy): the computer's place is given back
+        if taken:
+            _give_back(public_id)
+        raise
     return game
 
 
@@ -189,7 +192,7 @@ def start_game(game):
         if game.time_control == Game.TimeControl.CLOCK:  # every clock starts full
             Seat.objects.filter(game=game).update(remaining=float(game.time_total))
         first = Seat.objects.get(game=game, colour=board.turn)
-        Game.objects.filter(pk=game.pk).update(deadline=deadlines.deadline_for(game, first, now))
+        Game.objects.filter(pk=game.pk).update(deadline=deadlines.deadline_for(game, first, now, first_move=True))
         transaction.on_commit(lambda: game_changed(game.pk))
 
 
@@ -224,63 +227,13 @@ def play_move(game, square, *, expected_ply, viewer=None, made_by=Move.MadeBy.PL
         raise
 
 
-# A person's move waits this long at most for the database's write lock (SQLite's busy
-# timeout, PostgreSQL's lock_timeout), where everything else waits up to 20 s: a lock
-# held longer answers DatabaseBusy instead of holding the request's thread (one of
-# config.request_threads' few) until it fails with a 500. Of those threads at most all
-# but one wait at once, so pages that need no write are still served meanwhile.
-# Workers' moves keep the long wait and retry (games.tasks).
-MOVE_LOCK_WAIT = 2.0
-# How long a move waits for its turn to wait for the lock: a move's transaction takes
-# milliseconds, so only a held lock makes every place taken for this long.
-WAITER_WAIT = 0.5
-
-
-@lru_cache(maxsize=1)
-def _lock_waiters():
-    return threading.BoundedSemaphore(max(1, settings.REQUEST_THREADS - 1))
-
-
-def _is_lock_wait(error):
-    return "database is locked" in str(error) or getattr(error.__cause__, "sqlstate", None) == "55P03"
-
-
-@contextmanager
-def _brief_lock_wait(seconds=MOVE_LOCK_WAIT):
-    """The block's writes wait at most `seconds` for another writer's lock, else DatabaseBusy."""
-    if not _lock_waiters().acquire(timeout=WAITER_WAIT):
-        raise DatabaseBusy()
-    try:
-        connection.ensure_connection()
-        if connection.vendor == "sqlite":
-            usual = int(connection.settings_dict["OPTIONS"].get("timeout", 5) * 1000)
-            statements = (f"PRAGMA busy_timeout = {int(seconds * 1000)}", f"PRAGMA busy_timeout = {usual}")
-        elif connection.vendor == "postgresql":
-            statements = (f"SET lock_timeout = '{int(seconds * 1000)}ms'", "RESET lock_timeout")
-        else:
-            statements = ()
-        if statements:
-            with connection.cursor() as cursor:
-                cursor.execute(statements[0])
-        try:
-            yield
-        except OperationalError as error:
-            if _is_lock_wait(error):
-                raise DatabaseBusy() from error
-            raise
-        finally:
-            if statements:
-                with connection.cursor() as cursor:
-                    cursor.execute(statements[1])
-    finally:
-        _lock_waiters().release()
-
-
 def _play_move(game, square, *, expected_ply, viewer, made_by):
-    if viewer is None:  # a worker: waits as long as the connection allows, and its task retries
+    try:
         return _apply_move(game, square, expected_ply=expected_ply, viewer=viewer, made_by=made_by)
-    with _brief_lock_wait():
-        return _apply_move(game, square, expected_ply=expected_ply, viewer=viewer, made_by=made_by)
+    except WritesBusy as busy:  # the web process's bounded wait (infra.write_waits): the page sends it again
+        if viewer is None:
+            raise
+        raise DatabaseBusy() from busy
 
 
 def _apply_move(game, square, *, expected_ply, viewer, made_by):
@@ -320,7 +273,8 @@ def _apply_move(game, square, *, expected_ply, viewer, made_by):
                                 square="pass", made_by=Move.MadeBy.AUTO))
             board.push("pass")
         charged = _charge_clock(game, seat, now)  # before _state_after: a pass may give the mover the turn again
-        changes = {"ply": expected_ply + len(records), "updated_at": now, **_state_after(game, board, now)}
+        changes = {"ply": expected_ply + len(records), "updated_at": now,
+                   **_state_after(game, board, now, record.moves + records)}
         if game.draw_offer and game.draw_offer != colour:  # the offerer's opponent moved: it lapses
             changes["draw_offer"] = ""
         if game.takeback_request:  # asked of the position before this move: it lapses
@@ -362,8 +316,10 @@ def finish_early(game, record, outcome, ending, **also):
     resigned, agreed drawn, claimed (games.endings), lost on time (flag). `also`: more
     Game fields to write. Inside the caller's transaction, under the game row's lock;
     the update is conditional on the ply read under it, so a move that got in first
-    makes this a StaleMove and nothing changes."""
+    makes this a StaleMove and nothing changes. The clocks stop as they stand: the
+    pushed state shows them as the game ended."""
     now = timezone.now()
+    stopped = stop_clock(game, now)
     changes = {"status": Game.Status.FINISHED, "ending": ending, "turn": "", "deadline": None,
                "winner": outcome.winner or "", "counts": outcome.counts, "score": outcome.score,
                "draw_offer": "", "finished_at": now, "updated_at": now, **also}
@@ -371,10 +327,34 @@ def finish_early(game, record, outcome, ending, **also):
         version=F("version") + 1, **changes)
     if updated != 1:
         raise StaleMove(_("The game has moved on; here is the current position."))
+    if stopped is not None:
+        Seat.objects.filter(pk=stopped.pk).update(remaining=stopped.remaining)
     for field, value in changes.items():
         setattr(game, field, value)
     game.version += 1
     _announce_finish(game, outcome)
+    transaction.on_commit(lambda: game_changed(game.pk, schedule=False, record=record))
+    return game
+
+
+def abort_game(game, record):
+    """End `game` now as aborted: won by nobody, not rated (no game_finished), the clocks
+    stopped as they stand; a player aborted it before everyone moved (games.endings) or
+    one did not make their first move in time (flag). Under the game row's lock, in the
+    caller's transaction, conditional on the ply read under it (else StaleMove)."""
+    now = timezone.now()
+    stopped = stop_clock(game, now)
+    changes = {"status": Game.Status.FINISHED, "ending": Game.Ending.ABORTED, "turn": "", "deadline": None,
+               "winner": "", "counts": record.board.counts(), "score": {}, "draw_offer": "",
+               "finished_at": now, "updated_at": now}
+    if Game.objects.filter(pk=game.pk, ply=game.ply, status=Game.Status.PLAYING).update(
+            version=F("version") + 1, **changes) != 1:
+        raise StaleMove(_("The game has moved on; here is the current position."))
+    if stopped is not None:
+        Seat.objects.filter(pk=stopped.pk).update(remaining=stopped.remaining)
+    for field, value in changes.items():
+        setattr(game, field, value)
+    game.version += 1
     transaction.on_commit(lambda: game_changed(game.pk, schedule=False, record=record))
     return game
 
@@ -386,7 +366,7 @@ def ranking_with_forfeits(game, outcome):
     return tuple(group for group in stayed if group) + tuple((c,) for c in reversed(game.forfeited))
 
 
-def _charge_clock(game, seat, now):
+def _charge_clock(game, seat, now, increment=True):
     """On a clock, a person's move: their time since the turn began, less their lag
     credit (games.deadlines.lag_credit), is taken off their clock and the increment
     added. Changes `seat` in memory; whether it did (the caller saves it)."""
@@ -394,17 +374,26 @@ def _charge_clock(game, seat, now):
         return False
     started = game.turn_started_at or now
     used = max(0.0, (now - started).total_seconds() - deadlines.lag_credit(seat))
-    seat.remaining = max(0.0, (seat.remaining or 0.0) - used) + game.time_increment
+    seat.remaining = max(0.0, (seat.remaining or 0.0) - used) + (game.time_increment if increment else 0)
     return True
 
 
-def _state_after(game, board, now=None):
-    """The Game fields that follow from the position `board` reached."""
+def stop_clock(game, now):
+    """The turn of the player to move ends without a move of theirs (a takeback, the
+    game ending early): the time their clock ran stays spent, with no increment
+    (docs/rules.md §11.3). Changes their seat in memory; the seat to save, or None (the
+    caller saves it after its guard)."""
+    seat = game.seat_of(game.turn) if game.turn else None
+    return seat if _charge_clock(game, seat, now, increment=False) else None
+
+
+def _state_after(game, board, now, moves):
+    """The Game fields that follow from the position `board` reached with `moves`."""
     outcome = board.outcome()
     if outcome is None:
-        now = now or timezone.now()
+        first_move = last_own_move(moves, board.turn) is None
         return {"turn": board.turn, "turn_started_at": now,
-                "deadline": deadlines.deadline_for(game, game.seat_of(board.turn), now)}
+                "deadline": deadlines.deadline_for(game, game.seat_of(board.turn), now, first_move=first_move)}
     return {
         "turn": "", "deadline": None, "status": Game.Status.FINISHED,
         "ending": Game.Ending.FORFEIT if game.forfeited else Game.Ending.NORMAL,
@@ -525,6 +514,37 @@ def record_lag(game, viewer, round_trip):
         Seat.objects.filter(pk=seat.pk).update(lag=round(max(0.0, round_trip), 3))
 
 
+def board_shown(game, seat, now=None):
+    """A page of the player at `seat` shows the running game for the first time (its
+    game socket opened: games.consumers). On a clock, when that player is to make their
+    first move, its time starts now rather than when the game started (docs/rules.md
+    §11.3), once, and only while it has not run out: one whose page never shows the
+    game is still aborted at the deadline set when their turn began. In daphne it waits
+    for the database's lock as briefly as every write there (infra.write_waits)."""
+    if game.time_control != Game.TimeControl.CLOCK:
+        return game
+    now = now or timezone.now()
+    with transaction.atomic():
+        game = Game.objects.select_for_update().prefetch_related("seats").get(pk=game.pk)
+        if Seat.objects.filter(pk=seat.pk, board_shown_at__isnull=True).update(board_shown_at=now) != 1:
+            return game  # shown before: the first move's time started then, or at the turn
+        if game.status != Game.Status.PLAYING or game.turn != seat.colour or deadlines.is_due(game, now):
+            return game
+        record = GameRecord(game)
+        seat = game.seat_of(game.turn)
+        if seat.played_by_computer or last_own_move(record.moves, seat.colour) is not None:
+            return game
+        changes = {"turn_started_at": now, "deadline": deadlines.deadline_for(game, seat, now, first_move=True),
+                   "updated_at": now}
+        if Game.objects.filter(pk=game.pk, ply=game.ply, status=Game.Status.PLAYING).update(
+                version=F("version") + 1, **changes) == 1:
+            for field, value in changes.items():
+                setattr(game, field, value)
+            game.version += 1
+            transaction.on_commit(lambda: game_changed(game.pk, schedule=False, record=record))
+    return game
+
+
 def computer_move(game_id, ply):
     """Move for the seat to move if the computer plays it (a Celery task calls this).
 
@@ -565,8 +585,9 @@ def timeout_move(game_id, ply):
 def flag(game_id, ply):
     """The player to move at `ply` ran out of their clock or their days (docs/rules.md
     §4.1, §11.3): of two, they lose on time, scored by Board.decided; of three or four,
-    they are out like a leaver (forfeit_seat) and the computer plays on for them. Once,
-    under the game's lock and ply guard, and only when they are still due."""
+    they are out like a leaver (forfeit_seat) and the computer plays on for them. One
+    who had not made their first move yet loses nothing: the game is aborted (§11.3).
+    Once, under the game's lock and ply guard, and only when they are still due."""
     with transaction.atomic():
         game = (Game.objects.select_for_update().prefetch_related("seats")
                 .filter(pk=game_id, ply=ply, status=Game.Status.PLAYING).first())
@@ -574,8 +595,15 @@ def flag(game_id, ply):
             return None
         record = GameRecord(game)
         colour = record.board.turn
+        if last_own_move(record.moves, colour) is None:
+            try:
+                return abort_game(game, record)
+            except StaleMove:
+                return None
         seat = game.seat_of(colour)
-        Seat.objects.filter(pk=seat.pk).update(remaining=0.0 if seat.remaining is not None else None)
+        if seat.remaining is not None:  # their clock shows nothing left, in the state pushed too (the record's seat)
+            seat.remaining = 0.0
+            Seat.objects.filter(pk=seat.pk).update(remaining=0.0)
         if len(game.variant_obj.colours) > 2:
             forfeit_seat(game, seat, flagged=[*game.flagged, colour])
             game.refresh_from_db()

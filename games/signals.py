@@ -21,7 +21,7 @@ seats_changed = Signal()
 
 # Sent by games.turn_mail before a correspondence turn's mail goes out, inside the
 # transaction that marks it sent. Arguments: game, user (the player to move). A
-# receiver answers False to send nothing (its person opted out), or
-# {"line": text to add at the end, "unsubscribe": the one-click link for the header,
-# "language": the language to write it in}, or None.
+# receiver answers False to send nothing (its person opted out, or is told otherwise), or
+# {"line": text to add at the end, "headers": the mail's headers to add (its
+# unsubscribe link's), "language": the language to write it in}, or None.
 turn_mail_sending = Signal()

@@ -1,4 +1,5 @@
-"""Correspondence (docs/rules.md §11.3): the player whose turn it is gets one e-mail a turn.
+"""Correspondence (docs/rules.md §11.3): the player whose turn it is gets one e-mail a turn
+while away from the site.
 
 Queued after the commit that gave them the turn (games.services.schedule_next) as the
 Celery task games.turn_mail, and sent by a worker through Django's mail (apps above
@@ -17,6 +18,7 @@ from django.utils.translation import gettext as _
 from games import signals
 from games.models import Game
 from games.presentation import colour_name, game_url, variant_label
+from infra.site_url import absolute
 
 
 def wants_mail(game, seat):
@@ -42,22 +44,16 @@ def send_turn_mail(game_id, ply):
         answers = [answer for _receiver, answer in signals.turn_mail_sending.send(
             sender=Game, game=game, user=seat.user)]
         if False in answers:
-            return False  # the player opted out; the turn counts as told
+            return False  # opted out, or on the site now: the turn counts as told
         extras = [answer for answer in answers if isinstance(answer, dict)]
         language = next((extra["language"] for extra in extras if extra.get("language")), settings.LANGUAGE_CODE)
         with translation.override(language):
-            url = site_url(game_url(game))
+            url = absolute(game_url(game))
             subject = _("Your turn: %(variant)s") % {"variant": variant_label(game.variant)}
             body = _("It is your turn (%(colour)s) in your correspondence game. Move by %(deadline)s UTC:\n\n"
                      "%(url)s\n") % {"colour": colour_name(game.turn), "url": url,
                                      "deadline": game.deadline.strftime("%Y-%m-%d %H:%M")}
         body += "".join(f"\n{extra['line']}\n" for extra in extras if extra.get("line"))
-        headers = {"List-Unsubscribe": f"<{extra['unsubscribe']}>" for extra in extras if extra.get("unsubscribe")}
+        headers = {name: value for extra in extras for name, value in extra.get("headers", {}).items()}
         EmailMessage(subject, body, None, [seat.user.email], headers=headers).send()
     return True
-
-
-def site_url(path):
-    """An absolute link for a mail: the first allowed host (SITE_URL when set)."""
-    base = getattr(settings, "SITE_URL", "") or f"http://{(settings.ALLOWED_HOSTS or ['localhost'])[0]}"
-    return base.rstrip("/") + path

@@ -14,11 +14,15 @@ a seat goes to exactly one of two people who click it together. After commit,
 every page showing the table and (for listed tables) the lobby are told
 (lobby.broadcast).
 """
+from django.conf import settings
+from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from accounts.forms import clean_name
+from accounts.lookalikes import LOOKS_LIKE_SOMEONE_ELSE, looks_like_someone_else
 from games import seating
 from games import services as game_services
 from games.models import Game, Level
@@ -33,12 +37,14 @@ GUEST_NAME_MAX = 40
 # -- opening -------------------------------------------------------------------
 
 def open_table(host, variant, *, level=Level.NORMAL, listed=False, host_colour=None, computer_colours=(),
-               rated=False, time_control=None, players_chat=True):
+               rated=False, time_control=None, players_chat=True, waits=True):
     """A new table hosted by `host` (a signed-in user) who sits at `host_colour`
     (default: the first colour); `computer_colours` go to the computer. A rated
     table seats only accounts and no computer (accounts.ratings). `time_control`:
     (Game.TimeControl, total seconds, increment seconds), default 60 s a move.
-    `players_chat=False` (rated tables only) opens it with chat off for both players."""
+    `players_chat=False` (rated tables only) opens it with chat off for both players.
+    A table that waits for players counts against its host's limit (waiting_limit);
+    `waits=False` for one whose players are seated in the same transaction."""
     colours = variant.colours
     host_colour = host_colour or colours[0]
     computer_colours = set(computer_colours)
@@ -56,6 +62,8 @@ def open_table(host, variant, *, level=Level.NORMAL, listed=False, host_colour=N
     if not players_chat and not rated:
         raise GameError(_("Only a rated table can be opened with chat off."))
     with transaction.atomic():
+        if waits and len(computer_colours) < len(colours) - 1:
+            waiting_limit(host)
         # A listed table's game may be watched by anyone (games.access.can_watch).
         game = game_services.create_table_game(variant, level=level, is_public=listed, rated=rated, host=host,
                                                host_colour=host_colour, computer_colours=computer_colours,
@@ -65,6 +73,20 @@ def open_table(host, variant, *, level=Level.NORMAL, listed=False, host_colour=N
             game_services.start_game(game)
         transaction.on_commit(lambda: table_changed(table.pk, lobby=listed))
     return table
+
+
+def waiting_limit(host):
+    """Refuse a table past the tables `host` may have waiting for players at once. The
+    host's row is locked first, so two opened at the same moment count each other (on
+    SQLite the IMMEDIATE transaction does it)."""
+    get_user_model().objects.select_for_update().only("pk").get(pk=host.pk)
+    limit = settings.WAITING_TABLES_PER_PERSON
+    if Table.objects.filter(host=host, game__status=Game.Status.WAITING).count() >= limit:
+        raise GameError(ngettext(
+            "You have %(n)d table waiting for players already: wait until it starts, or close it, "
+            "before you open another.",
+            "You have %(n)d tables waiting for players already: wait until one starts, or close one, "
+            "before you open another.", limit) % {"n": limit})
 
 
 # -- joining -------------------------------------------------------------------
@@ -78,6 +100,8 @@ def clean_guest_name(name):
         raise GameError(_("Type the name the other players will see."))
     if len(name) > GUEST_NAME_MAX:
         raise GameError(_("A name has at most %(n)d characters.") % {"n": GUEST_NAME_MAX})
+    if looks_like_someone_else(name):
+        raise GameError(str(LOOKS_LIKE_SOMEONE_ELSE))
     return name
 
 

@@ -78,11 +78,12 @@ def on_seats_changed(sender, game_id, **kwargs):
 
 def lobby_change(table_id, closed=False):
     """What lobby pages need of one table's change: its id, section (None when the lobby
-    no longer lists it), category, rated and row in every language."""
+    no longer lists it), place in the section (lobby.listing.place_of), category, rated
+    and row in every language."""
     row = None if closed else row_of(table_id)
     if row is None:
         return {"id": table_id, "section": None}
-    return {"id": table_id, "section": row["section"], "category": row["category"],
+    return {"id": table_id, "section": row["section"], "place": row["place"], "category": row["category"],
             "rated": row["rated"], "html": draw_row_in_every_language(row)}
 
 

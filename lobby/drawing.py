@@ -7,7 +7,7 @@ from django.conf import settings
 from django.template.loader import render_to_string
 from django.utils import translation
 
-from lobby.listing import OPEN, PLAYING, lobby_tables
+from lobby.listing import OPEN, PLAYING, lobby_rows, lobby_tables
 
 
 def draw_row(row):
@@ -34,6 +34,18 @@ def draw_list(rows_html, version, page=1, more=False, query=""):
         "version": version, "page": page, "more": more, "query": query})
 
 
+def filter_query(shown):
+    """The filter as the page links' query string starts it ("" or "name=value&...&")."""
+    query = urlencode({name: value for name, value in shown.items() if value})
+    return query + "&" if query else ""
+
+
+def draw_pages(shown, page, more):
+    """The links to the pages around this one (#lobby-pages), in the current language."""
+    return render_to_string("lobby/includes/lobby_pages.html", {"page": page, "more": more,
+                                                                "query": filter_query(shown)})
+
+
 def draw_counts(counts):
     return render_to_string("lobby/includes/lobby_counts.html", {"counts": counts})
 
@@ -48,11 +60,16 @@ def read_rows(shown, page):
     return rows, tables["more"]
 
 
+def read_drawn(table_ids):
+    """{table id: (section, row html)} of those of `table_ids` the lobby lists, read from
+    the database now and drawn in the current language."""
+    return {table_id: (row["section"], draw_row(row)) for table_id, row in lobby_rows(table_ids).items()}
+
+
 def draw_rows(rows, version, shown, page, more):
     """The whole list (#lobby-tables) from rows as read_rows gives them."""
-    query = urlencode({name: value for name, value in shown.items() if value})
     return draw_list({section: [html for _id, html in found] for section, found in rows.items()}, version,
-                     page, more, query + "&" if query else "")
+                     page, more, filter_query(shown))
 
 
 def read_list(shown, page, version):

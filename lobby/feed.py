@@ -5,9 +5,10 @@ frame, drawn once, to every page showing that view. A page costs a method call p
 frame, not a channel-layer delivery per change (benchmarks/README.md, "The lobby at a
 crowd's scale").
 
-Changes come versioned (lobby.broadcast). A view applies them in order: rows added at
-the top, changed in place, removed (hx-swap-oob), gathered for COALESCE seconds so a
-busy site sends a page a few frames a second at most. A version that has not come
+Changes come versioned (lobby.broadcast). A view applies them in order: rows added in
+their place, changed in place, removed (hx-swap-oob), gathered for COALESCE seconds so
+a busy site sends a page a few frames a second at most; the page then shows what a
+fresh load of it would. A version that has not come
 is waited for GAP_WAIT seconds (two processes' changes may cross on the way), then
 the view reads its list again and its pages get it whole.
 
@@ -17,6 +18,7 @@ socket then fails on the absent Redis and reconnects, as every socket does); whe
 receiver loses Redis, its views are dropped and their pages closed (1011): they
 reconnect and read the list again, so nothing missed meanwhile stays missed."""
 import asyncio
+import bisect
 import logging
 import time
 
@@ -30,8 +32,8 @@ from infra.outages import UNREACHABLE
 from infra.per_loop import PerLoop
 from lobby.broadcast import LOBBY_GROUP, lobby_version
 from lobby.counts import counts
-from lobby.drawing import draw_counts, draw_rows, draw_section, read_rows
-from lobby.listing import LOBBY_ROWS, OPEN, PLAYING
+from lobby.drawing import draw_counts, draw_pages, draw_rows, draw_section, read_drawn
+from lobby.listing import OPEN, PLAYING, lobby_places, more_after, page_of
 
 log = logging.getLogger(__name__)
 
@@ -187,13 +189,20 @@ async def send(page, html):
 
 
 class View:
-    """One page of the list for one filter in one language, as its lobby pages show it."""
+    """One page of the list for one filter in one language, as its lobby pages show it.
+
+    It keeps the place of every table its filter lists (not only its page's), so a
+    change anywhere leaves it with exactly the rows a fresh load of the page would show:
+    a row that comes onto the page from another (one before it left, or a newer one
+    came) is read and drawn then, alone."""
 
     def __init__(self, shown, page, language):
         self.shown, self.page, self.language = shown, page, language
         self.key = self.key_of(shown, page, language)
         self.pages, self.lock = set(), asyncio.Lock()
-        self.version, self.rows, self.more, self.counts, self.gap_since = None, {OPEN: [], PLAYING: []}, False, None, None
+        self.version, self.counts, self.gap_since = None, None, None
+        self.places = {OPEN: [], PLAYING: []}  # section -> [(place, table id)], in the list's order
+        self.drawn = {}  # table id -> its row in this view's language, for the rows this page shows
 
     @staticmethod
     def key_of(shown, page, language):
@@ -203,13 +212,36 @@ class View:
     def read(self):
         """This view's list as the database has it now."""
         version = lobby_version()  # before reading: every later change has a higher one
-        with translation.override(self.language):
-            self.rows, self.more = read_rows(self.shown, self.page)
+        self.places, self.drawn = lobby_places(self.shown), {}
+        self.draw_missing()
         self.version, self.counts, self.gap_since = version, counts(), None
+
+    def shown_ids(self, section):
+        return page_of(self.places[section], self.page)
+
+    def draw_missing(self):
+        """Read and draw the rows this page shows that it has not drawn; a table the lobby
+        no longer lists there is dropped (its change is on its way)."""
+        while True:
+            missing = {table_id: section for section in self.places for table_id in self.shown_ids(section)
+                       if table_id not in self.drawn}
+            if not missing:
+                return
+            with translation.override(self.language):
+                found = read_drawn(list(missing))
+            for table_id, section in missing.items():
+                if table_id in found and found[table_id][0] == section:
+                    self.drawn[table_id] = found[table_id][1]
+                else:
+                    self.places[section] = [entry for entry in self.places[section] if entry[1] != table_id]
+
+    def rows(self):
+        return {section: [(table_id, self.drawn[table_id]) for table_id in self.shown_ids(section)]
+                for section in self.places}
 
     def whole(self):
         with translation.override(self.language):
-            return (draw_rows(self.rows, self.version, self.shown, self.page, self.more)
+            return (draw_rows(self.rows(), self.version, self.shown, self.page, more_after(self.places, self.page))
                     + self.version_html() + draw_counts(self.counts))
 
     async def flush(self, changes, now):
@@ -220,7 +252,7 @@ class View:
         while self.version + 1 + len(ready) in changes:
             ready.append(changes[self.version + 1 + len(ready)][0])
         if ready:
-            frame = self.apply(ready)
+            frame = await self.apply(ready)
             for page in list(self.pages):
                 await send(page, frame)
         if not any(version > self.version for version in changes):
@@ -235,52 +267,70 @@ class View:
             await send(page, html)
         return False
 
-    def apply(self, events):
+    async def apply(self, events):
         """The frame that takes a page from this view's rows to theirs after `events`."""
-        before = {section: [table_id for table_id, _html in rows] for section, rows in self.rows.items()}
-        drawn = {table_id: html for rows in self.rows.values() for table_id, html in rows}
+        before = {section: self.shown_ids(section) for section in self.places}
+        more_before, drawn_before = more_after(self.places, self.page), dict(self.drawn)
         for event in events:
             for change in event["changes"]:
                 self.change(change)
             self.version, counts_now = event["version"], event["counts"]
-        parts = []
-        for section, rows in self.rows.items():
-            after = [table_id for table_id, _html in rows]
-            if bool(before[section]) != bool(after):
-                with translation.override(self.language):
-                    html = draw_section(section, [html for _id, html in rows])
-                parts.append(html.replace("<section ", '<section hx-swap-oob="true" ', 1))
-                continue
-            parts += [f'<tr id="lobby-row-{table_id}" hx-swap-oob="delete"></tr>'
-                      for table_id in before[section] if table_id not in after]
-            added = [html for table_id, html in rows if table_id not in before[section]]
-            if added:
-                parts.append(f'<tbody hx-swap-oob="afterbegin:#{section}-tables tbody">{"".join(added)}</tbody>')
-            parts += [html.replace("<tr ", '<tr hx-swap-oob="true" ', 1) for table_id, html in rows
-                      if table_id in before[section] and drawn.get(table_id) != html]
-        parts.append(self.version_html())
-        if counts_now != self.counts:
-            self.counts = counts_now
-            with translation.override(self.language):
+        if any(table_id not in self.drawn for section in self.places for table_id in self.shown_ids(section)):
+            await database_sync_to_async(self.draw_missing)()
+        shown = {section: self.shown_ids(section) for section in self.places}
+        self.drawn = {table_id: self.drawn[table_id] for ids in shown.values() for table_id in ids}
+        with translation.override(self.language):
+            parts = [self.section_frame(section, before[section], shown[section], drawn_before)
+                     for section in self.places]
+            more = more_after(self.places, self.page)
+            if more != more_before:
+                parts.append(draw_pages(self.shown, self.page, more).replace("<div ", '<div hx-swap-oob="true" ', 1))
+            parts.append(self.version_html())
+            if counts_now != self.counts:
+                self.counts = counts_now
                 parts.append(draw_counts(counts_now))
         return "".join(parts)
 
+    def section_frame(self, section, before, after, drawn_before):
+        """What takes one section's rows from `before` to `after` (ids, in order). A section
+        that comes or goes empty is sent whole; otherwise each row removed, added after
+        the row before it, or changed, each in a <template> of its own: a table's rows
+        and bodies do not survive HTML parsing on their own, and htmx swaps the
+        out-of-band parts it finds in templates (static lobby/frames.js)."""
+        if bool(before) != bool(after):
+            html = draw_section(section, [self.drawn[table_id] for table_id in after])
+            return html.replace("<section ", '<section hx-swap-oob="true" ', 1)
+        table = f"#{section}-tables"
+        parts = [f'<template><tr hx-swap-oob="delete:{table} #lobby-row-{table_id}"></tr></template>'
+                 for table_id in before if table_id not in after]
+        kept = set(before)
+        index = 0
+        while index < len(after):
+            if after[index] in kept:
+                index += 1
+                continue
+            run = index
+            while run < len(after) and after[run] not in kept:
+                run += 1
+            where = f"afterend:{table} #lobby-row-{after[index - 1]}" if index else f"afterbegin:{table} tbody"
+            rows = "".join(self.drawn[table_id] for table_id in after[index:run])
+            parts.append(f'<template><tbody hx-swap-oob="{where}">{rows}</tbody></template>')
+            index = run
+        for table_id in after:
+            if table_id in kept and drawn_before.get(table_id) != self.drawn[table_id]:
+                oob = f'<tr hx-swap-oob="outerHTML:{table} #lobby-row-{table_id}" '
+                parts.append(f'<template>{self.drawn[table_id].replace("<tr ", oob, 1)}</template>')
+        return "".join(parts)
+
     def change(self, change):
-        """One table's change applied to this view's rows."""
+        """One table's change applied to this view's places and rows."""
         table_id = change["id"]
-        current = next((section for section, rows in self.rows.items()
-                        if any(shown_id == table_id for shown_id, _html in rows)), None)
-        target = change["section"] if change["section"] and self.wants(change) else None
-        if current is not None and current == target:
-            html = change["html"].get(self.language) or change["html"][settings.LANGUAGE_CODE]
-            self.rows[current] = [(shown_id, html if shown_id == table_id else old)
-                                  for shown_id, old in self.rows[current]]
-            return
-        if current is not None:
-            self.rows[current] = [(shown_id, old) for shown_id, old in self.rows[current] if shown_id != table_id]
-        if target is not None and self.page == 1:  # newest first: later pages keep theirs
-            html = change["html"].get(self.language) or change["html"][settings.LANGUAGE_CODE]
-            self.rows[target] = [(table_id, html)] + self.rows[target][:LOBBY_ROWS - 1]
+        for section, places in self.places.items():
+            self.places[section] = [entry for entry in places if entry[1] != table_id]
+        self.drawn.pop(table_id, None)
+        if change["section"] and self.wants(change):
+            bisect.insort(self.places[change["section"]], (tuple(change["place"]), table_id))
+            self.drawn[table_id] = change["html"].get(self.language) or change["html"][settings.LANGUAGE_CODE]
 
     def wants(self, change):
         return ((not self.shown["category"] or change["category"] == self.shown["category"])

@@ -1,13 +1,15 @@
 """What the lobby lists: the open listed tables (waiting for players) and the listed
 tables playing now, with their seats and players' ratings, one page of LOBBY_ROWS
 rows per section at a time, filtered on the server (lobby.filters: the variant's
-rating category, rated or casual). row_of() reads one table's row as a change pushes
-it (lobby.broadcast); both read their rows in one plain statement (lobby_rows)."""
+rating category, rated or casual), newest first (place_of). row_of() reads one table's
+row as a change pushes it (lobby.broadcast); both read their rows in one plain
+statement (lobby_rows)."""
 import json
 from collections import namedtuple
-from datetime import timedelta, timezone as dt_timezone
+from datetime import datetime, timedelta, timezone as dt_timezone
 from itertools import groupby
 
+from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.db import connection
 from django.utils import timezone
@@ -23,9 +25,22 @@ from lobby.models import Table
 
 # Open tables nobody joined are dropped from the lobby after this long (they stay reachable by code).
 LOBBY_WAITING_FOR = timedelta(hours=12)
-LOBBY_ROWS = 50
 OPEN, PLAYING = "open", "playing"
 EVERYTHING = {"category": "", "rated": ""}
+EPOCH = datetime(1970, 1, 1, tzinfo=dt_timezone.utc)
+
+
+def rows_per_page():
+    return settings.LOBBY_ROWS
+
+
+def place_of(created_at, table_id):
+    """Where a table stands in its section: the lists sort by it, smallest first (newest
+    first, exact to the microsecond, the newer id first at the same time), and so does
+    a page that places a changed row (lobby.feed)."""
+    if not timezone.is_aware(created_at):
+        created_at = timezone.make_aware(created_at, dt_timezone.utc)  # SQLite gives the naive UTC time
+    return -((created_at - EPOCH) // timedelta(microseconds=1)), -table_id
 
 
 def _waiting(tables):
@@ -35,27 +50,43 @@ def _waiting(tables):
 
 
 def _filtered(tables, shown):
-    """The ids of `tables` (newest first) that `shown` lets through (the category is the
-    variant's, read from each table's variant without drawing anything)."""
+    """[(place, id)] of `tables` that `shown` lets through, in the lists' order (the
+    category is the variant's, read from each table's variant without drawing anything)."""
     if shown.get("rated"):
         tables = tables.filter(game__rated=shown["rated"] == "rated")
-    rows = tables.values_list("pk", "game__variant")
-    return [pk for pk, variant in rows if not shown.get("category") or category_of(variant) == shown["category"]]
+    rows = tables.order_by("-created_at", "-pk").values_list("pk", "created_at", "game__variant")
+    return [(place_of(created_at, pk), pk) for pk, created_at, variant in rows
+            if not shown.get("category") or category_of(variant) == shown["category"]]
+
+
+def lobby_places(shown=EVERYTHING):
+    """Every table each section lists for a filter: {OPEN: [(place, id)], PLAYING: [...]},
+    in order."""
+    public = Table.objects.filter(listed=True)
+    return {OPEN: _filtered(_waiting(public), shown),
+            PLAYING: _filtered(public.filter(game__status=Game.Status.PLAYING), shown)}
+
+
+def page_of(places, page):
+    """The ids a page of a section shows, of that section's [(place, id)]."""
+    start = (page - 1) * rows_per_page()
+    return [table_id for _place, table_id in places[start:start + rows_per_page()]]
+
+
+def more_after(places, page):
+    """Whether any section has tables after this page."""
+    return any(len(found) > page * rows_per_page() for found in places.values())
 
 
 def lobby_tables(shown=EVERYTHING, page=1):
     """One page of each section for a filter: {"open_tables", "playing_tables": rows,
     "more": whether either section has a next page, "page"}."""
-    start = (page - 1) * LOBBY_ROWS
-    public = Table.objects.filter(listed=True).order_by("-created_at")
-    ids = {OPEN: _filtered(_waiting(public), shown)[start:start + LOBBY_ROWS + 1],
-           PLAYING: _filtered(public.filter(game__status=Game.Status.PLAYING), shown)[start:start + LOBBY_ROWS + 1]}
-    more = any(len(found) > LOBBY_ROWS for found in ids.values())
-    wanted = [pk for found in ids.values() for pk in found[:LOBBY_ROWS]]
-    rows = lobby_rows(wanted)
-    return {"open_tables": [rows[pk] for pk in ids[OPEN][:LOBBY_ROWS] if pk in rows],
-            "playing_tables": [rows[pk] for pk in ids[PLAYING][:LOBBY_ROWS] if pk in rows],
-            "more": more, "page": page}
+    places = lobby_places(shown)
+    ids = {section: page_of(found, page) for section, found in places.items()}
+    rows = lobby_rows([pk for found in ids.values() for pk in found])
+    return {"open_tables": [rows[pk] for pk in ids[OPEN] if pk in rows],
+            "playing_tables": [rows[pk] for pk in ids[PLAYING] if pk in rows],
+            "more": more_after(places, page), "page": page}
 
 
 def row_of(table_id):
@@ -143,6 +174,7 @@ def _row(lines, seen):
 
     return {
         "id": first.table_id,
+        "place": place_of(created_at, first.table_id),
         "section": OPEN if waiting else PLAYING,
         "rated": bool(first.rated), "category": category,
         "people": [{"name": name(seat), "username": seat.username or "",

@@ -24,7 +24,7 @@ from games import endings, seating
 from games import services as game_services
 from games.access import Viewer
 from games.models import Game
-from games.presentation import colour_name, game_state, time_control_label, variant_label
+from games.presentation import colour_name, computer_label, game_state, time_control_label, variant_label
 from games.responses import move_or_undo
 from games.services import GameError
 from lobby import actions, rematch
@@ -175,6 +175,7 @@ def table(request, code):
         "server_now_ms": int(timezone.now().timestamp() * 1000),
         "server_now": f"{time.time():.3f}",
         "time_control": time_control_label(game),
+        "computer": computer_label(game),
         "move_seconds": f"{settings.MOVE_TIME_LIMIT:g}",
         "seats_html": render_seats(table, viewer, request=request),
         "guest_form": GuestForm(free_colours=seating.free_colours(game))

@@ -29,8 +29,10 @@ from social.models import Challenge, Preferences
 LAPSE_AFTER = timedelta(minutes=10)
 LAPSE_AFTER_DAYS = timedelta(days=3)
 MAX_OPEN = 10  # open challenges one person may have sent at once
-# Challenges one person may send in an hour, in all and to one person (cancelled ones
-# count: sending and cancelling is no way to flood someone's header).
+# Challenges one person may send in an hour, in all and to one person, that did not
+# lead to a game: accepted ones are friends playing on and do not count; declined,
+# lapsed and cancelled ones do (each rang the other's bell, and mailed them if away:
+# sending and cancelling is no way to flood someone's header).
 PER_HOUR, PER_HOUR_TO_ONE = 30, 3
 
 
@@ -47,7 +49,7 @@ def send(challenger, challenged, variant, *, time_control, colour, rated):
     total seconds, increment seconds). Refused (ChallengeError) when either blocks the
     other, when an open challenge or a game from one stands between them, when the
     challenged takes no challenges on that board, past MAX_OPEN open challenges, or past
-    PER_HOUR sent in an hour (PER_HOUR_TO_ONE to the same person).
+    PER_HOUR sent in an hour that were not accepted (PER_HOUR_TO_ONE to the same person).
     Locks: the challenger's user row (select_for_update), so two sends at once count
     each other against MAX_OPEN."""
     if challenged is None or not challenged.is_active:
@@ -76,7 +78,8 @@ def send(challenger, challenged, variant, *, time_control, colour, rated):
         if Challenge.objects.filter(open_q(now), challenger=challenger).count() >= MAX_OPEN:
             raise ChallengeError(_("You have %(n)d challenges waiting for an answer: wait for one, "
                                    "or cancel one.") % {"n": MAX_OPEN})
-        hour = Challenge.objects.filter(challenger=challenger, created_at__gt=now - timedelta(hours=1))
+        hour = Challenge.objects.filter(challenger=challenger, created_at__gt=now - timedelta(hours=1)).exclude(
+            status=Challenge.Status.ACCEPTED)
         if hour.count() >= PER_HOUR or hour.filter(challenged=challenged).count() >= PER_HOUR_TO_ONE:
             raise ChallengeError(_("You challenged too often. Wait an hour."))
         lapse = LAPSE_AFTER_DAYS if control == Game.TimeControl.DAYS else LAPSE_AFTER
@@ -112,7 +115,7 @@ def accept(challenge_id, user):
             table = table_actions.open_table(
                 challenge.challenger, Variant.from_dict(challenge.variant), host_colour=colour,
                 rated=challenge.rated, time_control=(challenge.time_control, challenge.time_total,
-                                                      challenge.time_increment))
+                                                      challenge.time_increment), waits=False)
             table_actions.join(table, Viewer(user=user), other)
         except table_actions.GameError as error:
             raise ChallengeError(str(error)) from None

@@ -2,6 +2,7 @@
 settings form (mail per kind, boards taken in challenges). The server checks again
 everything it offers."""
 from django import forms
+from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext_lazy as _
 
 from games.models import Game
@@ -10,15 +11,20 @@ from games.services import build_variant
 from lobby.forms import CLOCK_PRESETS, DAYS
 from social.models import Challenge
 
-TIME_CHOICES = [("move", _("60 seconds a move")), *((f"clock:{p}", _("Clock %(clock)s") % {"clock": p})
-                                                    for p in CLOCK_PRESETS),
-                *((f"days:{d}", _("Correspondence, %(n)d days a move") % {"n": d}) for d in DAYS)]
+
+def time_choices():
+    """The time controls offered, in the language of the page being drawn (a callable:
+    choices filled in once, when the module is imported, would keep that language)."""
+    return [("move", gettext("60 seconds a move")),
+            *((f"clock:{p}", gettext("Clock %(clock)s") % {"clock": p}) for p in CLOCK_PRESETS),
+            *((f"days:{d}", ngettext("Correspondence, %(n)d day a move", "Correspondence, %(n)d days a move", d)
+               % {"n": d}) for d in DAYS)]
 
 
 class ChallengeForm(forms.Form):
     board = forms.ChoiceField(label=_("Board"), choices=list(BOARD_NAMES.items()), initial="8x8")
     anti = forms.BooleanField(label=_("Anti-Reversi (fewest stones wins)"), required=False)
-    time = forms.ChoiceField(label=_("Time"), choices=TIME_CHOICES, initial="move")
+    time = forms.ChoiceField(label=_("Time"), choices=time_choices, initial="move")
     colour = forms.ChoiceField(label=_("Your colour"), choices=Challenge.Colour.choices,
                                initial=Challenge.Colour.RANDOM)
     rated = forms.BooleanField(label=_("Rated: the result changes both ratings"), required=False)

@@ -4,7 +4,7 @@ games.signals.turn_mail_sending)."""
 from django.core.mail import EmailMessage
 from django.utils import translation
 
-from games.turn_mail import site_url
+from infra.site_url import absolute
 from social import languages, notifications, preferences, presence, unsubscribe
 from social.models import Notification
 
@@ -18,10 +18,10 @@ def send_if_away(notification_id, kind):
         return False
     if presence.is_online(notification.user_id):
         return False  # told live
+    stop = unsubscribe.link(notification.user_id, kind)
     with translation.override(languages.of(notification.user)):
         text = notifications.text_of(notification)
-        body = f"{text}\n\n{site_url(notification.url)}\n\n{unsubscribe.footer(notification.user_id, kind)}\n"
-    message = EmailMessage(text, body, None, [notification.user.email],
-                           headers={"List-Unsubscribe": f"<{unsubscribe.link(notification.user_id, kind)}>"})
+        body = f"{text}\n\n{absolute(notification.url)}\n\n{unsubscribe.footer(stop)}\n"
+    message = EmailMessage(text, body, None, [notification.user.email], headers=unsubscribe.headers(stop))
     message.send()
     return True

@@ -1,8 +1,8 @@
 """What this app follows of games it cannot be told about directly (games never import
-it): a correspondence turn (a notification, and the mail's opt-out, unsubscribe link
-and language), a friend's game starting (told to the followers who may watch it), and
-a rematch asked for at a player's table; and a sign-in, whose language the person's
-mail follows."""
+it): a correspondence turn (a notification, and the mail's opt-out, its person's
+presence, unsubscribe link and language), a friend's game starting (told to the
+followers who may watch it), and a rematch asked for at a player's table; and a
+sign-in, whose language the person's mail follows."""
 import logging
 
 from django.contrib.auth.signals import user_logged_in
@@ -16,7 +16,7 @@ from games.models import Game
 from games.presentation import game_url
 from lobby.access import can_find
 from lobby.signals import rematch_asked
-from social import languages, notifications, preferences, relations, unsubscribe
+from social import languages, notifications, preferences, presence, relations, unsubscribe
 
 log = logging.getLogger(__name__)
 
@@ -29,12 +29,15 @@ def language_at_sign_in(sender, request, user, **kwargs):
 
 @receiver(signals.turn_mail_sending)
 def turn_mail_opt_out(sender, game, user, **kwargs):
-    if not preferences.of(user).mail_your_turn:
+    """No mail for one who opted out, nor for one with a page of the site open: mail is
+    for the away, as for challenges (social.mail); the page and the bell tell the rest."""
+    if not preferences.of(user).mail_your_turn or presence.is_online(user.pk):
         return False
     language = languages.of(user)
+    stop = unsubscribe.link(user.pk, "turn")
     with translation.override(language):
-        line = unsubscribe.footer(user.pk, "turn")
-    return {"line": line, "unsubscribe": unsubscribe.link(user.pk, "turn"), "language": language}
+        line = unsubscribe.footer(stop)
+    return {"line": line, "headers": unsubscribe.headers(stop), "language": language}
 
 
 @receiver(signals.state_pushed)

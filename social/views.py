@@ -1,6 +1,6 @@
 """Pages and buttons: follow, unfollow, block, unblock (player pages), the challenge
 form and a challenge's page with its answers, Friends, the bell's page, settings and
-the one-click unsubscribe. Thin: the services are social.relations, .challenges,
+the unsubscribe link of mails. Thin: the services are social.relations, .challenges,
 .notifications and .preferences; every refusal is answered in place in the page's
 language, changing nothing."""
 from django.contrib import messages
@@ -12,6 +12,7 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.html import format_html
 from django.utils.translation import gettext as _
+from django.views.decorators.csrf import csrf_exempt, csrf_protect
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from accounts import throttle
@@ -165,12 +166,30 @@ def settings_save(request):
     return redirect("profile")
 
 
-@require_GET
+@csrf_exempt  # for a mail client's one-click POST only: every other answer is checked below
+@require_http_methods(["GET", "POST"])
 def unsubscribe_page(request, token):
-    """One click from a mail, signed in or not: no more mail of that kind."""
-    found = unsubscribe.read(token)
-    if found is None:
-        return render(request, "social/unsubscribed.html", {"ok": False}, status=400)
-    user = preferences.save_id(found[0], **{unsubscribe.KINDS[found[1]]: False})
-    return render(request, "social/unsubscribed.html", {"ok": user is not None, "kind": found[1]},
-                  status=200 if user is not None else 400)
+    """An unsubscribe link from a mail, signed in or not. Opening it shows what it stops
+    and a button (mail scanners open links: a GET changes nothing); the button's POST
+    stops that kind of mail, as does a mail client's one-click POST (RFC 8058), which
+    comes without the page's CSRF token: the signed token authorises it."""
+    if unsubscribe.is_one_click(request):
+        return _unsubscribe(request, token)
+    return _unsubscribe_confirmed(request, token)
+
+
+@csrf_protect
+def _unsubscribe_confirmed(request, token):
+    return _unsubscribe(request, token)
+
+
+def _unsubscribe(request, token):
+    try:
+        user_id, kind = unsubscribe.read(token)
+    except unsubscribe.Refused as refusal:
+        return render(request, "social/unsubscribe.html", {"refusal": str(refusal)}, status=400)
+    if request.method == "GET":
+        return render(request, "social/unsubscribe.html", {"kind": kind})
+    if preferences.save_id(user_id, **{unsubscribe.KINDS[kind]: False}) is None:
+        return render(request, "social/unsubscribe.html", {"refusal": _("This link is not valid.")}, status=400)
+    return render(request, "social/unsubscribe.html", {"kind": kind, "done": True})

@@ -141,12 +141,16 @@ def thinking_places(redis_server):
 
 @pytest.fixture(scope="session")
 def live_site(django_db_setup, django_db_blocker, tmp_path_factory):
-    """daphne and a Celery worker serving the test database. Use with transactional_db."""
+    """daphne and a Celery worker serving the test database. Use with transactional_db.
+    Both are told the site's address, as `make run` tells its parts: the mail they send
+    links to this daphne."""
     log_dir = tmp_path_factory.mktemp("live-site")
+    port = servers.free_port()
+    site_url = f"http://127.0.0.1:{port}"
     with django_db_blocker.unblock():
-        worker = servers.start_worker(log_dir)
+        worker = servers.start_worker(log_dir, SITE_URL=site_url)
         try:
-            daphne = servers.start_daphne(log_dir)
+            daphne = servers.start_daphne(log_dir, port=port, SITE_URL=site_url)
         except Exception:
             worker.stop()
             raise

@@ -7,25 +7,9 @@ from games import Board
 from games.models import Game, Move
 
 # Chromium reports every 4xx answer as a console error ("Failed to load resource");
-# refusals are answered 4xx by design, so those lines are left to `Watch.responses`.
-REFUSED_RESOURCE = re.compile(r"^Failed to load resource: the server responded with a status of 4\d\d ")
-
-# The setup forms (/play/, /tables/new/) redraw themselves on every change with
-# hx-sync="this:replace": a newer choice, or the person submitting the form, aborts the
-# redraw still on its way, and htmx logs every abort as these two console errors. Nothing
-# is lost (the newer redraw or the submission carries every choice), so an abort is
-# forgiven only when it is known to be such a redraw's.
-SELF_REDRAWING_FORMS = {"play-form", "table-form"}
-ABORT_LINES = ("htmx:afterRequest, [object HTMLFormElement]", "htmx:sendAbort, [object HTMLFormElement]")
-# The console lines do not say which form's request was aborted, and Chromium reports
-# an aborted request as failed only if its answer had not arrived yet: each watched
-# page also names the form of every abort, once however many Watches it has.
-ABORT_REPORT = """if (!window.abortsNamed) {
-  window.abortsNamed = true;
-  document.addEventListener("htmx:sendAbort", (event) => {
-    console.info("htmx abort of #" + event.detail.elt.id);
-  });
-}"""
+# refusals are answered 4xx by design, and a write the database kept waiting 503 with
+# Retry-After (infra.write_waits), so those lines are left to `Watch._response`.
+REFUSED_RESOURCE = re.compile(r"^Failed to load resource: the server responded with a status of (4\d\d|503) ")
 
 
 class Watch:
@@ -34,15 +18,9 @@ class Watch:
     def __init__(self, page):
         self.errors = []
         self.expected = []  # predicates of console messages a test provokes on purpose
-        self.abort_lines = []
-        self.aborted_redraws = 0  # seen as failed requests
-        self.reported_redraws = 0  # named by the page
-        page.add_init_script(ABORT_REPORT)
-        page.evaluate(ABORT_REPORT)  # the page already open, if any
         page.on("pageerror", lambda error: self.errors.append(f"page error: {error}"))
         page.on("console", self._console)
         page.on("response", self._response)
-        page.on("requestfailed", self._failed)
 
     def allow(self, predicate):
         """Console messages for which `predicate(message)` is true are part of the story."""
@@ -51,31 +29,22 @@ class Watch:
     def _console(self, message):
         if any(predicate(message) for predicate in self.expected):
             return
-        if message.type == "info" and message.text.startswith("htmx abort of #"):
-            self.reported_redraws += message.text.removeprefix("htmx abort of #") in SELF_REDRAWING_FORMS
-        elif message.type == "error" and message.text in ABORT_LINES:
-            self.abort_lines.append(f"console: {message.text}")
-        elif message.type == "error" and not REFUSED_RESOURCE.match(message.text):
+        # htmx reports its error events (an aborted request, an out-of-band part with no
+        # target...) as console errors: each fails the test.
+        if message.type == "error" and not REFUSED_RESOURCE.match(message.text):
             self.errors.append(f"console: {message.text}")
         elif message.type == "warning" and "htmx" in message.text.lower():
             self.errors.append(f"console warning: {message.text}")
 
     def _response(self, response):
-        # A refusal of a POST is a 4xx; a page, script or icon that is missing, or any 5xx, is a fault.
-        if response.status >= 500 or (response.status == 404 and response.request.method == "GET"):
+        # A refusal of a POST is a 4xx, and "busy, try again" a 503 with Retry-After; a page,
+        # script or icon that is missing, or any other 5xx, is a fault.
+        busy = response.status == 503 and "retry-after" in response.headers
+        if (response.status >= 500 and not busy) or (response.status == 404 and response.request.method == "GET"):
             self.errors.append(f"{response.status} for {response.request.method} {response.url}")
 
-    def _failed(self, request):
-        if (request.failure == "net::ERR_ABORTED" and request.method == "GET"
-                and request.headers.get("hx-target") in SELF_REDRAWING_FORMS):
-            self.aborted_redraws += 1
-
     def assert_clean(self):
-        # Each aborted redraw accounts for one line of each kind; any other abort is a fault.
-        # Either count sees only redraws, so the larger is never more than there were.
-        redraws = max(self.aborted_redraws, self.reported_redraws)
-        errors = self.errors + [line for line in set(self.abort_lines) if self.abort_lines.count(line) > redraws]
-        assert not errors, "\n".join(errors)
+        assert not self.errors, "\n".join(self.errors)
 
 
 @contextmanager

@@ -177,12 +177,13 @@ def sqlite_write_lock_held():
         probe.close()
 
 
-def start_worker(log_dir, name="worker", **env):
+def start_worker(log_dir, name="worker", options=(), **env):
+    """`options`: more of the worker's command-line options (e.g. its own --queues)."""
     process = Process(
         name,
         [sys.executable, "-m", "celery", "-A", "config", "worker", "--loglevel", "INFO",
          "--pool", "prefork", "--concurrency", "2", "--hostname", f"{name}-{os.getpid()}@%h",
-         "--without-mingle", "--without-gossip"],
+         "--without-mingle", "--without-gossip", *options],
         server_env(**env), log_dir,
     )
     WORKERS.append(process)

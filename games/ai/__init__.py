@@ -22,7 +22,9 @@ Modules:
   (``python -m games.ai.tools.train``) and of the 3-4 player weights
 
 Determinism: with a ``seed``, Easy and Normal are fully deterministic (the same
-board, level and seed give the same move; Normal ignores the seed).  Hard is
+board, level and seed give the same move; Normal ignores the seed): their fixed
+depth takes milliseconds on the compiled core, far inside any time limit, once the
+learned weights are loaded (``load_shipped_weights``, before the first move).  Hard is
 deterministic for a seed as long as it finishes the same search depths, i.e.
 not under time pressure; with a time limit its depth depends on the machine.
 
@@ -37,16 +39,15 @@ from __future__ import annotations
 import logging
 import os
 import random
-from . import clock
-
-from .bitboard import Tables, tables
+from . import clock, learned
+from .bitboard import Tables, tables, tables_for
 from .core import available as core_available
 from .core import engine_name, make_solver, native_evaluator
 from .endgame import Timeout
 from .levels import BUDGET_SHARE, CHOOSERS, EVALUATIONS, HARD_DEFAULT_TIME, LEVELS, evaluator
 from .search import Searcher, to_stones
 
-__all__ = ["choose_move", "analyse", "engine_name", "LEVELS", "HARD_DEFAULT_TIME"]
+__all__ = ["choose_move", "analyse", "engine_name", "load_shipped_weights", "LEVELS", "HARD_DEFAULT_TIME"]
 
 log = logging.getLogger(__name__)
 _announced = False
@@ -80,6 +81,20 @@ def _deadline(start: float, time_limit: float | None, level: str) -> float | Non
             return None
         time_limit = HARD_DEFAULT_TIME
     return start + max(0.0, time_limit * BUDGET_SHARE - OVERHEAD)
+
+
+def load_shipped_weights() -> list[str]:
+    """Read the learned weights of every board and rule set shipped in ``weights/`` and
+    build the evaluations Normal and Hard search with (on the compiled core too), so that
+    no move pays for them: a Celery worker calls this when it starts (config.celery).
+    Read inside a move, 10x10 Anti's take 0.25-0.7 s of its time, which can cut Normal's
+    search short and change its move. Returns the weights this process holds
+    (``learned.loaded_weights``)."""
+    for board, anti in learned.shipped():
+        geo = tables_for(board)
+        evaluator(geo, anti)
+        native_evaluator(geo, anti)
+    return learned.loaded_weights()
 
 
 def _in_free_opening(board) -> bool:

@@ -40,6 +40,9 @@ typedef unsigned __int128 u128;
 #define PM_WEIGHT 8
 #define PM_MIN 10
 #define CHECK_EVERY 4095 /* nodes between two looks at the clock */
+#define MAX_MOVES 128 /* a move per bit of the board: more than any position's legal moves */
+#define MAX_REGIONS 31 /* a bit each in the solver's parity mask, an int */
+#define MAX_PRIORITY 255 /* a square's rank in the static move order */
 
 typedef struct {
     u128 play, corners, xsq;
@@ -431,7 +434,7 @@ static int search(const Geo *g, u128 P, u128 O, int alpha, int beta, int n, int 
         if (passed || !moves(g, O, P)) return final_score(g, P, O);
         return -search(g, O, P, -beta, -alpha, n, 1);
     }
-    Child c[100]; /* more than any board's legal moves */
+    Child c[MAX_MOVES];
     if (n > ETC_MIN) { /* a child the table already proves good enough: cut at once */
         for (u128 m = mv; m; m &= m - 1) {
             int sq = lowest(m);
@@ -471,7 +474,7 @@ static int search(const Geo *g, u128 P, u128 O, int alpha, int beta, int n, int 
  * that proves it. */
 static int probe(const Geo *g, u128 P, u128 O, int t, int n, int first, int *proof_sq) {
     NODES++;
-    Child c[100];
+    Child c[MAX_MOVES];
     int k = children(g, P, O, moves(g, P, O), n, first, c), best = -INF;
     for (int i = 0; i < k; i++) {
         int v = -search(g, c[i].o, c[i].p, -t, -t + 1, n - 1, 0);
@@ -728,7 +731,7 @@ static int pvs(const EvalObject *ev, u128 P, u128 O, int depth, int alpha, int b
         if (passed || !moves(g, O, P)) return terminal_value(g, P, O);
         return -pvs(ev, O, P, depth, -beta, -alpha, 1, ft, side ^ 1);
     }
-    Child c[100];
+    Child c[MAX_MOVES];
     int k = mid_children(ev, P, O, mv, tt_move, depth, c);
     int alpha0 = alpha, best = -VINF, best_sq = -1;
     Feat cf;
@@ -761,23 +764,128 @@ static int pvs(const EvalObject *ev, u128 P, u128 O, int depth, int alpha, int b
 
 /* ------------------------------------------------------------ Python side */
 
+/* Python ints to and from 128-bit boards through the public C API: native bytes
+ * from Python 3.13 on (the private _PyLong_AsByteArray changed its signature
+ * there), before it two 64-bit halves.  A bitboard is an int from 0 to 2**128 - 1. */
+static int too_wide(void) {
+    PyErr_SetString(PyExc_OverflowError, "a bitboard is an int from 0 to 2**128 - 1");
+    return 0;
+}
+
+#if PY_VERSION_HEX >= 0x030D0000
 static int to_u128(PyObject *x, u128 *out) {
-    unsigned char buf[16];
     if (!PyLong_Check(x)) { PyErr_SetString(PyExc_TypeError, "a bitboard must be an int"); return 0; }
-    if (_PyLong_AsByteArray((PyLongObject *)x, buf, 16, 1, 0) < 0) return 0;
-    u128 v = 0;
-    for (int i = 15; i >= 0; i--) v = v << 8 | buf[i];
+    u128 v;
+    Py_ssize_t n = PyLong_AsNativeBytes(x, &v, sizeof v, Py_ASNATIVEBYTES_NATIVE_ENDIAN
+                                        | Py_ASNATIVEBYTES_UNSIGNED_BUFFER | Py_ASNATIVEBYTES_REJECT_NEGATIVE);
+    if (n < 0) {
+        if (!PyErr_ExceptionMatches(PyExc_ValueError)) return 0; /* ValueError: a negative int */
+        PyErr_Clear();
+        return too_wide();
+    }
+    if ((size_t)n > sizeof v) return too_wide();
     *out = v;
     return 1;
 }
 
 static PyObject *from_u128(u128 v) {
-    unsigned char buf[16];
-    for (int i = 0; i < 16; i++) { buf[i] = (unsigned char)v; v >>= 8; }
-    return _PyLong_FromByteArray(buf, 16, 1, 0);
+    return PyLong_FromUnsignedNativeBytes(&v, sizeof v, Py_ASNATIVEBYTES_NATIVE_ENDIAN);
+}
+#else
+static PyObject *SIXTY_FOUR; /* the int 64: the shift to the upper half */
+
+static int to_u128(PyObject *x, u128 *out) {
+    if (!PyLong_Check(x)) { PyErr_SetString(PyExc_TypeError, "a bitboard must be an int"); return 0; }
+    int overflow;
+    long long small = PyLong_AsLongLongAndOverflow(x, &overflow);
+    if (small == -1 && PyErr_Occurred()) return 0;
+    if (!overflow) { /* most boards' ints in the low half: no shift */
+        if (small < 0) return too_wide();
+        *out = (u128)small;
+        return 1;
+    }
+    if (overflow < 0) return too_wide();
+    unsigned long long lo = PyLong_AsUnsignedLongLongMask(x);
+    if (lo == (unsigned long long)-1 && PyErr_Occurred()) return 0;
+    PyObject *upper = PyNumber_Rshift(x, SIXTY_FOUR);
+    if (!upper) return 0;
+    unsigned long long hi = PyLong_AsUnsignedLongLong(upper);
+    Py_DECREF(upper);
+    if (hi == (unsigned long long)-1 && PyErr_Occurred()) {
+        if (!PyErr_ExceptionMatches(PyExc_OverflowError)) return 0;
+        PyErr_Clear();
+        return too_wide();
+    }
+    *out = (u128)hi << 64 | lo;
+    return 1;
 }
 
+static PyObject *from_u128(u128 v) {
+    uint64_t hi = (uint64_t)(v >> 64);
+    PyObject *lo = PyLong_FromUnsignedLongLong((uint64_t)v);
+    if (!hi || !lo) return lo;
+    PyObject *upper = PyLong_FromUnsignedLongLong(hi), *shifted = upper ? PyNumber_Lshift(upper, SIXTY_FOUR) : NULL;
+    PyObject *whole = shifted ? PyNumber_Or(shifted, lo) : NULL;
+    Py_XDECREF(upper); Py_XDECREF(shifted); Py_DECREF(lo);
+    return whole;
+}
+#endif
+
 typedef struct { PyObject_HEAD Geo g; } CoreObject;
+
+/* What Core() is given must fit the layout the search assumes (a ValueError
+ * otherwise, never a crash or an endless loop): rows of `stride` bits whose last
+ * column is never playable, so that no shift wraps onto a playable square; a
+ * stride whose shifts, doubled by the move generation, stay inside 128 bits;
+ * corners and X squares among the playable squares. */
+static int valid_geometry(const Geo *g, int stride, int longest) {
+    if (stride < 2 || 2 * (stride + 1) >= 128) {
+        PyErr_Format(PyExc_ValueError, "stride must be from 2 to 62, not %d", stride);
+        return 0;
+    }
+    if (longest < 1 || longest > 128) {
+        PyErr_Format(PyExc_ValueError, "longest must be from 1 to 128, not %d", longest);
+        return 0;
+    }
+    for (int sq = stride - 1; sq < 128; sq += stride)
+        if (g->play >> sq & 1) {
+            PyErr_Format(PyExc_ValueError, "square %d is on the never-playable column of stride %d", sq, stride);
+            return 0;
+        }
+    if (g->corners & ~g->play || g->xsq & ~g->play) {
+        PyErr_SetString(PyExc_ValueError, g->corners & ~g->play ? "corners must be playable squares"
+                                                                 : "x_squares must be playable squares");
+        return 0;
+    }
+    return 1;
+}
+
+/* One value per square (region, priority) into out[128]: at least one per
+ * playable square, at most 128, each from 0 to `most`. */
+static int square_values(PyObject *seq, const char *name, long most, u128 play, int *out) {
+    PyObject *fast = PySequence_Fast(seq, "region and priority must be sequences");
+    if (!fast) return 0;
+    Py_ssize_t n = PySequence_Fast_GET_SIZE(fast);
+    int needed = play ? highest(play) + 1 : 0;
+    if (n < needed || n > 128) {
+        PyErr_Format(PyExc_ValueError, "%s must have from %d to 128 entries, not %zd", name, needed, n);
+        Py_DECREF(fast);
+        return 0;
+    }
+    memset(out, 0, 128 * sizeof(int));
+    for (Py_ssize_t i = 0; i < n; i++) {
+        long v = PyLong_AsLong(PySequence_Fast_GET_ITEM(fast, i));
+        if (v == -1 && PyErr_Occurred()) { Py_DECREF(fast); return 0; }
+        if (v < 0 || v > most) {
+            PyErr_Format(PyExc_ValueError, "%s values must be from 0 to %ld, not %ld", name, most, v);
+            Py_DECREF(fast);
+            return 0;
+        }
+        out[i] = (int)v;
+    }
+    Py_DECREF(fast);
+    return 1;
+}
 
 static int Core_init(CoreObject *self, PyObject *args, PyObject *kw) {
     static char *names[] = {"playable", "corners", "x_squares", "stride", "longest", "region", "priority", "anti", NULL};
@@ -788,6 +896,7 @@ static int Core_init(CoreObject *self, PyObject *args, PyObject *kw) {
         return -1;
     Geo *g = &self->g;
     if (!to_u128(play, &g->play) || !to_u128(corners, &g->corners) || !to_u128(xsq, &g->xsq)) return -1;
+    if (!valid_geometry(g, stride, longest)) return -1;
     int d[8] = {1, -1, stride, -stride, stride + 1, -stride - 1, stride - 1, -stride + 1};
     memcpy(g->dirs, d, sizeof d);
     memset(g->ray, 0, sizeof g->ray);
@@ -826,21 +935,8 @@ static int Core_init(CoreObject *self, PyObject *args, PyObject *kw) {
         }
         g->stab_min[n] = (signed char)(t > 99 ? 99 : t < -99 ? -99 : t);
     }
-    PyObject *seqs[2] = {region, prio};
-    int *dst[2] = {g->region, g->prio};
-    for (int s = 0; s < 2; s++) {
-        PyObject *fast = PySequence_Fast(seqs[s], "region and priority must be sequences");
-        if (!fast) return -1;
-        Py_ssize_t n = PySequence_Fast_GET_SIZE(fast);
-        memset(dst[s], 0, 128 * sizeof(int));
-        for (Py_ssize_t i = 0; i < n && i < 128; i++) {
-            long v = PyLong_AsLong(PySequence_Fast_GET_ITEM(fast, i));
-            if (v == -1 && PyErr_Occurred()) { Py_DECREF(fast); return -1; }
-            dst[s][i] = (int)v;
-        }
-        Py_DECREF(fast);
-    }
-    return 0;
+    return square_values(region, "region", MAX_REGIONS - 1, g->play, g->region)
+           && square_values(prio, "priority", MAX_PRIORITY, g->play, g->prio) ? 0 : -1;
 }
 
 static PyObject *Core_moves(CoreObject *self, PyObject *args) {
@@ -1173,7 +1269,7 @@ static PyObject *Eval_root(EvalObject *self, PyObject *args) {
     DEADLINE = seconds > 0 ? clock_now() + seconds : 0;
     MidEntry *e = mid_slot(P, O);
     if (first < 0 && e->gen == MCUR && e->p == P && e->o == O) first = e->move;
-    Child c[100];
+    Child c[MAX_MOVES];
     int k = mid_children(self, P, O, mv, first, depth > 3 ? depth : 3, c);
     int alpha = -VINF, beta = VINF, best = -VINF, best_sq = c[0].sq, seen = 0;
     Feat ft, cf;
@@ -1234,6 +1330,9 @@ PyMODINIT_FUNC PyInit__core(void) {
         PyErr_SetString(PyExc_ImportError, "games.ai._core was built for CPUs with popcnt");
         return NULL;
     }
+#endif
+#if PY_VERSION_HEX < 0x030D0000
+    if (!SIXTY_FOUR && !(SIXTY_FOUR = PyLong_FromLong(64))) return NULL;
 #endif
     if (PyType_Ready(&CoreType) < 0 || PyType_Ready(&EvalType) < 0) return NULL;
     PyObject *m = PyModule_Create(&module);

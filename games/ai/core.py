@@ -24,12 +24,15 @@ from .bitboard import Tables
 from .endgame import INF, Timeout, mtdf
 from .ordering import move_priority
 
+_why_not = None  # why the compiled core is not in use, in words
 try:
     from ._core import SEARCH_TABLE_BYTES, TABLE_BYTES, Core, Evaluator
-except ImportError:  # no compiler at install, or a bare checkout
+except ImportError as error:  # no compiler at install, a Python it was not built for, or a bare checkout
     Core, Evaluator, TABLE_BYTES, SEARCH_TABLE_BYTES = None, None, 0, 0
+    _why_not = f"it is not built for this Python ({error}); pip install -e . builds it (gcc and the Python headers)"
 if os.environ.get("GAMES_AI_ENGINE") == "python":
     Core, Evaluator, TABLE_BYTES, SEARCH_TABLE_BYTES = None, None, 0, 0
+    _why_not = "GAMES_AI_ENGINE=python asks for the Python engine"
 if Core is None and os.environ.get("GAMES_AI_REQUIRE_CORE") == "1":
     raise ImportError("GAMES_AI_REQUIRE_CORE=1 but the compiled core games.ai._core is not built "
                       "(pip install -e . builds it)")
@@ -59,6 +62,15 @@ def available() -> bool:
 def engine_name() -> str:
     """What a worker's computer players run on, for the log and /healthz."""
     return "compiled core (games.ai._core)" if Core is not None else "pure Python"
+
+
+def missing_core_warning() -> str | None:
+    """A warning to say loudly (``make run``, each worker, /healthz) when the
+    computer players run on the pure-Python engine, None on the compiled core."""
+    if Core is not None:
+        return None
+    return (f"the computer players run on the pure-Python engine, dozens of times slower than on the "
+            f"compiled core (games.ai._core), so Hard plays weaker: {_why_not}")
 
 
 def core_for(geo: Tables, anti: bool):

@@ -30,9 +30,11 @@ import struct
 import sys
 import zlib
 from array import array
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 from typing import NamedTuple
+
+from games.rules.geometry import get_geometry
 
 from .patterns import pattern_set
 
@@ -61,8 +63,19 @@ def previous_weights_dir() -> Path:
     return Path(directory)
 
 
+def weights_name(board: str, anti: bool) -> str:
+    """A weights file's name without its suffix: ``8x8``, ``8x8-anti``."""
+    return f"{board}{'-anti' if anti else ''}"
+
+
 def weights_path(board: str, anti: bool, directory: Path | None = None) -> Path:
-    return (directory or WEIGHTS_DIR) / f"{board}{'-anti' if anti else ''}.bin"
+    return (directory or WEIGHTS_DIR) / f"{weights_name(board, anti)}.bin"
+
+
+def shipped() -> list[tuple[str, bool]]:
+    """Every (board, anti) whose weights are shipped in ``WEIGHTS_DIR``."""
+    return sorted((path.stem.removesuffix("-anti"), path.stem.endswith("-anti"))
+                  for path in WEIGHTS_DIR.glob("*.bin"))
 
 
 def write_weights(path: Path, weights: Weights) -> None:
@@ -130,30 +143,53 @@ def evaluator_from(lib_geo, stages: list[tuple[int, int, array]], anti: bool = F
 
 
 def shipped_stages(lib_geo, anti: bool, directory: Path | None = None):
-    """The shipped weights' stages for this geometry and rule, or None."""
-    return _stages(lib_geo, anti, directory)  # one cache entry whether or not None is passed
-
-
-@lru_cache(maxsize=16)
-def _stages(lib_geo, anti: bool, directory: Path | None):
+    """The shipped weights' stages for this geometry and rule, or None (none shipped;
+    a board with blocked squares has no pattern set, so none either)."""
     if pattern_set(lib_geo) is None:
         return None
-    path = weights_path(lib_geo.board, anti, directory)
+    return _stages(lib_geo.board, anti, directory)
+
+
+# The weights read, by (board, anti, directory): each file read once per process and
+# kept for its life (a worker reads every shipped one when it starts, before any move:
+# games.ai.load_shipped_weights). Kept by the board's name, not its geometry, so that
+# boards with blocked squares, a geometry of their own each game, never push them out.
+_read: dict[tuple[str, bool, Path | None], list | None] = {}
+
+
+def _stages(board: str, anti: bool, directory: Path | None):
+    key = (board, anti, directory)
+    if key not in _read:
+        _read[key] = _read_stages(board, anti, directory)
+    return _read[key]
+
+
+def _read_stages(board: str, anti: bool, directory: Path | None):
+    path = weights_path(board, anti, directory)
     if not path.exists():
         return None
     weights = read_weights(path)
-    if (weights.board, weights.anti, weights.squares) != (lib_geo.board, anti, lib_geo.playable_count):
+    squares = get_geometry(board).playable_count
+    if (weights.board, weights.anti, weights.squares) != (board, anti, squares):
         raise ValueError(f"{path} holds weights for {weights.board}{' Anti' if weights.anti else ''} "
                          f"({weights.squares} squares)")
     return weights.stages
 
 
+def loaded_weights() -> list[str]:
+    """The shipped weights this process holds, by ``weights_name`` (a worker's report)."""
+    return sorted(weights_name(board, anti) for (board, anti, directory), stages in _read.items()
+                  if directory is None and stages is not None)
+
+
 def learned_evaluator(lib_geo, anti: bool, directory: Path | None = None):
     """The shipped learned evaluation for this geometry and rule, or None."""
-    return _learned_evaluator(lib_geo, anti, directory)
+    if shipped_stages(lib_geo, anti, directory) is None:
+        return None
+    return _learned_evaluator(lib_geo.board, anti, directory)
 
 
-@lru_cache(maxsize=16)
-def _learned_evaluator(lib_geo, anti: bool, directory: Path | None):
-    stages = shipped_stages(lib_geo, anti, directory)
-    return None if stages is None else evaluator_from(lib_geo, stages, anti)
+@cache  # by the board's name, like the weights it reads
+def _learned_evaluator(board: str, anti: bool, directory: Path | None):
+    lib_geo = get_geometry(board)
+    return evaluator_from(lib_geo, shipped_stages(lib_geo, anti, directory), anti)

@@ -33,9 +33,9 @@ product has its own bit; it needs length <= d, true on every board here).
 
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import cache
 
-from games.rules.geometry import SYMMETRIES
+from games.rules.geometry import SYMMETRIES, get_geometry
 
 
 def shapes(n: int) -> list[tuple[str, list[tuple[int, int]]]]:
@@ -229,9 +229,13 @@ class PatternSet:
         return namespace["evaluate"]
 
 
-@lru_cache(maxsize=16)
 def pattern_set(lib_geo) -> PatternSet | None:
     """The pattern set of a square board without blocked squares, else None."""
     if lib_geo.width != lib_geo.height or lib_geo.blocked_mask:
         return None
-    return PatternSet(lib_geo)
+    return _pattern_set(lib_geo.board)
+
+
+@cache  # one per board, kept: boards with blocked squares (a geometry each game) never push it out
+def _pattern_set(board: str) -> PatternSet:
+    return PatternSet(get_geometry(board))

@@ -3,6 +3,8 @@
 // that was and the server's time at sending (#server-now). The running clock is that
 // time less what passed since, counted on the monotonic performance.now() from the
 // moment the server's time arrived, never by taking a tick off per tick: no drift.
+// A player's first move counts down to its own end (#first-move, data-due: the server's
+// time at which the game is aborted), the same way.
 // Under 10 s a clock turns red; the player to move is warned, and beeped at if they
 // turned the sound on (remembered in localStorage, off by default). The page also
 // answers the server's pings at once: their round trip is the player's lag credit.
@@ -51,10 +53,16 @@
   function tick() {
     var list = document.getElementById("clocks");
     var warning = document.getElementById("clock-warning");
+    var first = document.getElementById("first-move");
     var warn = false;
+    var serverNow = anchor ? anchor.server + (performance.now() - anchor.local) / 1000 : NaN;
+    if (first && anchor) {
+      var due = Math.max(0, Number(first.dataset.due) - serverNow);
+      first.dataset.left = due.toFixed(3);
+      first.querySelector(".first-move-time").textContent = text(due);
+    }
     if (list && anchor) {
       var started = Number(list.dataset.turnStarted);
-      var serverNow = anchor.server + (performance.now() - anchor.local) / 1000;
       Array.prototype.forEach.call(list.querySelectorAll(".clock"), function (clock) {
         var left = Number(clock.dataset.remaining);
         // A turn given back an outage starts again a little after it (docs/rules.md §11.3).

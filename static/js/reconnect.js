@@ -6,6 +6,10 @@
 // it open). A socket element marked data-heartbeat is pinged ("ping", answered "pong",
 // games/consumers.py): one that heard nothing since its last ping, a ping interval
 // ago, is taken as down, dropped and opened again.
+//
+// A socket closed with 4429 (this address holds as many sockets as the site allows,
+// config/socket_limit.py) is not reconnected by htmx: it is tried again after a pause
+// of 30-60 s, so pages do not hammer a site that is refusing them.
 (function () {
   "use strict";
   // Retry after 0.5 s, then doubling up to 5 s, with jitter (htmx's own default grows to 64 s).
@@ -14,6 +18,7 @@
     return most / 2 + Math.random() * most / 2;
   };
   var RETRIED = [1006, 1011, 1012, 1013]; // the close codes htmx reconnects after
+  var TOO_MANY = 4429, TOO_MANY_PAUSE_MS = 60000;
   var PING_MS = 5000;
   var down = new Set();
   var beats = new Map(); // socket element -> {socket, wrapper, heard, pinged}
@@ -24,8 +29,15 @@
   }
 
   document.addEventListener("htmx:wsClose", function (event) {
-    if (RETRIED.indexOf(event.detail.event.code) >= 0) down.add(event.target);
-    beats.delete(event.target);
+    var code = event.detail.event.code, element = event.target, wrapper = event.detail.socketWrapper;
+    if (RETRIED.indexOf(code) >= 0 || code === TOO_MANY) down.add(element);
+    if (code === TOO_MANY) {
+      element.dataset.socketRefused = "too-many";
+      setTimeout(function () {
+        if (document.body.contains(element)) wrapper.reconnect();
+      }, TOO_MANY_PAUSE_MS / 2 + Math.random() * TOO_MANY_PAUSE_MS / 2);
+    }
+    beats.delete(element);
     show();
   });
   document.addEventListener("htmx:wsOpen", function (event) {
@@ -39,6 +51,7 @@
   document.addEventListener("htmx:wsBeforeMessage", function (event) {
     var beat = beats.get(event.target);
     if (beat) beat.heard = Date.now();
+    delete event.target.dataset.socketRefused; // served
     if (event.detail.message === "pong") event.preventDefault(); // nothing to swap
   });
 

@@ -1,3 +1,13 @@
+// Every page: answers "busy" (HTTP 503 with HX-Reswap: none, infra/write_waits.py: the
+// database kept the write waiting and nothing changed) show their notice, out of band,
+// like any answer rather than as an error; the element that asked stays as it is.
+document.addEventListener("htmx:beforeSwap", function (event) {
+  var xhr = event.detail.xhr;
+  if (xhr.status !== 503 || xhr.getResponseHeader("HX-Reswap") !== "none") return;
+  event.detail.shouldSwap = true;
+  event.detail.isError = false;
+});
+
 // Every page: answers to requests whose element a push replaced meanwhile.
 //
 // htmx swaps an answer's out-of-band parts (the state, the message) relative to the

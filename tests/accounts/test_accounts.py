@@ -3,6 +3,7 @@ sign out, password change and reset, the profile page with recent games."""
 import re
 
 import pytest
+from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.core import mail
 from django.urls import reverse
@@ -105,7 +106,7 @@ def test_password_reset_mails_a_link_and_says_the_same_for_unknown_addresses(cli
     assert known.status_code == unknown.status_code == 302
     assert known["Location"] == unknown["Location"] == reverse("password_reset_done")
     assert len(mail.outbox) == 1
-    link = re.search(r"http://testserver(/accounts/password/reset/\S+/)", mail.outbox[0].body).group(1)
+    link = re.search(re.escape(settings.SITE_URL) + r"(/accounts/password/reset/\S+/)", mail.outbox[0].body).group(1)
     form = client.get(link, follow=True)
     assert "Choose a new password" in form.content.decode()
     done = client.post(form.redirect_chain[-1][0], {"new_password1": "a brand new passphrase",

@@ -6,6 +6,7 @@ from datetime import timedelta
 
 import pytest
 from axes.models import AccessAttempt
+from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.test import Client, RequestFactory
 
@@ -145,7 +146,8 @@ def test_a_password_reset_through_the_mail_lifts_the_lock_on_the_account(alice):
 
     client = Client(REMOTE_ADDR="203.0.113.7")
     client.post("/accounts/password/reset/", {"email": "alice@example.com"})
-    link = re.search(r"http://testserver(/accounts/password/reset/\S+/)", mail.outbox[-1].body).group(1)
+    link = re.search(re.escape(settings.SITE_URL) + r"(/accounts/password/reset/\S+/)",
+                     mail.outbox[-1].body).group(1)
     form = client.get(link, follow=True)
     new_password = "a brand new passphrase"
     done = client.post(form.redirect_chain[-1][0], {"new_password1": new_password, "new_password2": new_password})

@@ -117,6 +117,61 @@ def test_perft_agrees_with_the_rules_library(case, depth):
     assert core.core_for(geo, False).perft(board.bits[t], board.bits[1 - t], depth) == expected
 
 
+def core_arguments(board="8x8", **changed):
+    """Core's arguments for a board, with some of them changed."""
+    geo = tables_for(board)
+    arguments = dict(playable=geo.playable, corners=geo.corners, x_squares=geo.x_squares, stride=geo.stride,
+                     longest=max(geo.width, geo.height), region=list(geo.region_of),
+                     priority=list(geo.shallow_priority), anti=False)
+    return {**arguments, **changed}
+
+
+@pytest.mark.parametrize("changed,complaint", [
+    (dict(stride=0), "stride"),  # it divided by zero
+    (dict(stride=1), "stride"),  # a diagonal of no length: it never ended a ray
+    (dict(stride=-9), "stride"),
+    (dict(stride=200), "stride"),  # shifts past the 128 bits
+    (dict(longest=0), "longest"),
+    (dict(longest=129), "longest"),
+    (dict(playable=1 << 8), "never-playable column"),  # the sentinel column of stride 9
+    (dict(corners=1 << 71 | 1), "corners"),  # bit 71: not a square of 8x8
+    (dict(x_squares=1 << 8), "x_squares"),
+    (dict(region=[0] * 129), "region"),  # more squares than 128 bits
+    (dict(region=[0] * 40), "region"),  # fewer than the playable squares
+    (dict(region=[0] * 71 + [32]), "region"),  # a region past the parity mask's bits
+    (dict(region=[0] * 71 + [-1]), "region"),
+    (dict(priority=[1] * 200), "priority"),
+    (dict(priority=[1] * 71 + [-5]), "priority"),
+], ids=lambda v: str(v) if isinstance(v, str) else ",".join(v))
+def test_the_core_refuses_a_geometry_it_cannot_search_with_a_value_error(changed, complaint):
+    with pytest.raises(ValueError, match=complaint):
+        core.Core(**core_arguments(**changed))
+
+
+@pytest.mark.parametrize("bitboard", [-1, -(1 << 100), 1 << 128, 1 << 200])
+def test_a_bitboard_is_an_int_of_at_most_128_bits(bitboard):
+    c = core.Core(**core_arguments())
+    with pytest.raises(OverflowError):
+        c.moves(bitboard, 0)
+    with pytest.raises(OverflowError):
+        c.flips(20, 0, bitboard)
+    with pytest.raises(TypeError):
+        c.moves("1", 0)
+
+
+def test_bitboards_come_back_whole_up_to_the_128th_bit():
+    stride = 62  # rows of 61 squares: bits 0-60, 62-122 and 124-127
+    playable = sum(1 << sq for sq in range(128) if sq % stride != stride - 1)
+    c = core.Core(**core_arguments(stride=stride, longest=61, playable=playable, corners=0, x_squares=0,
+                                   region=[0] * 128, priority=[1] * 128))
+    for low in (0, 61 - 3, 62, 124, 125):  # P, O and the move along a row: below, across and up to bit 127
+        P, O = 1 << low, 1 << (low + 1)
+        assert c.moves(P, O) == 1 << (low + 2)
+        assert c.flips(low + 2, P, O) == c.flips_bit(1 << (low + 2), P, O) == O
+    assert c.moves(playable, 0) == 0 and c.moves(0, playable) == 0
+    assert c.perft(1 << 125, 1 << 126, 1) == 1
+
+
 @pytest.mark.parametrize("case", SOLVE_CASES, ids=ids)
 def test_exact_scores_agree_on_random_endgames(case):
     variant = make_variant(**case)

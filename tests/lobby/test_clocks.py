@@ -45,11 +45,19 @@ def first_move(game, user):
     return play_move(game, game.board().legal_moves[0], expected_ply=game.ply, viewer=Viewer(user=user))
 
 
+def both_moved(game, black, white):
+    """Black and White make their first moves at once: Black is to move on her whole clock
+    (a first move that runs out aborts the game: tests/lobby/test_first_moves.py)."""
+    return first_move(first_move(game, black), white)
+
+
 def test_a_clock_starts_full_and_its_deadline_is_the_remaining_time(alice, bob):
     game = clock_table(alice, bob)
     assert (game.time_control, game.time_total, game.time_increment) == ("clock", 180, 2)
     assert remaining(game, "black") == remaining(game, "white") == 180
-    assert abs((game.deadline - game.turn_started_at).total_seconds() - 180) < 0.01
+    assert abs((game.deadline - game.turn_started_at).total_seconds() - 60) < 0.01  # a first move: a minute
+    game = both_moved(game, alice, bob)
+    assert abs((game.deadline - game.turn_started_at).total_seconds() - remaining(game, "black")) < 0.01
     assert deadlines.grace(game) == timedelta(0)
 
 
@@ -58,7 +66,7 @@ def test_a_move_is_charged_its_time_and_given_the_increment_once(alice, bob):
     game = first_move(game, alice)
     assert 171.5 < remaining(game, "black") < 172.1  # 180 - 10 + 2
     assert remaining(game, "white") == 180  # White's clock starts now
-    assert abs((game.deadline - game.turn_started_at).total_seconds() - 180) < 0.01
+    assert abs((game.deadline - game.turn_started_at).total_seconds() - 60) < 0.01  # his first move: a minute
     with pytest.raises(Exception):  # the same move again is stale: nothing charged twice
         play_move(game, game.board().legal_moves[0], expected_ply=0, viewer=Viewer(user=alice))
     assert 171.5 < remaining(game, "black") < 172.1
@@ -73,18 +81,19 @@ def test_a_move_that_arrives_just_in_time_counts_and_the_increment_is_added(alic
 
 
 def test_a_late_move_is_refused_and_the_worker_scores_a_loss_on_time(alice, bob):
-    game = turn_began(clock_table(alice, bob), 181)
+    game = both_moved(clock_table(alice, bob), alice, bob)
+    game = turn_began(game, remaining(game, "black") + 1)
     with pytest.raises(OutOfTime, match="Your time ran out."):
         first_move(game, alice)
-    assert not Move.objects.filter(game=game).exists()
+    assert Move.objects.filter(game=game).count() == 2
     assert deadlines.queue_due_time_outs() == 0  # the late move claimed it
-    assert timeout_task(game.pk, 0) == 0  # what the worker does
+    assert timeout_task(game.pk, 2) == 2  # what the worker does
     game.refresh_from_db()
     assert (game.status, game.ending, game.winner, game.flagged) == ("finished", "time", "white", ["black"])
-    assert game.score == {"black": 2, "white": 34}  # the empty squares go to the winner (docs/rules.md §4.1)
+    assert game.score == {"black": 3, "white": 33}  # the empty squares go to the winner (docs/rules.md §4.1)
     assert remaining(game, "black") == 0
-    assert not Move.objects.filter(game=game).exists()  # nobody moved for the loser
-    assert timeout_task(game.pk, 0) is None  # a second delivery changes nothing
+    assert Move.objects.filter(game=game).count() == 2  # nobody moved for the loser
+    assert timeout_task(game.pk, 2) is None  # a second delivery changes nothing
 
 
 def test_the_lag_credit_is_the_round_trip_at_most_a_second(alice, bob):
@@ -121,14 +130,15 @@ def test_a_move_racing_the_time_out_has_one_outcome(alice, bob):
             list(pool.map(lambda job: job(), [move, time_out]))
         game.refresh_from_db()
         moved = Move.objects.filter(game=game).exists()
-        assert moved != (game.ending == "time")
+        assert moved != (game.ending == "aborted")  # her first move: its time-out aborts the game
         assert game.status == ("playing" if moved else "finished")
 
 
 def test_three_players_one_flags_and_the_computer_plays_on(alice, bob, carol):
     game = clock_table(alice, bob, carol, board="8x8", players=3)
-    game = turn_began(game, 181)
-    assert timeout_task(game.pk, 0) == 0
+    game = first_move(both_moved(game, alice, bob), carol)
+    game = turn_began(game, remaining(game, "black") + 1)
+    assert timeout_task(game.pk, 3) == 3
     game.refresh_from_db()
     assert game.status == "playing" and game.forfeited == ["black"] and game.flagged == ["black"]
     black = Seat.objects.get(game=game, colour="black")
@@ -140,19 +150,20 @@ def test_correspondence_days_run_out_and_the_player_loses(alice, bob):
     game = clock_table(alice, bob, time_control=(Game.TimeControl.DAYS, 2 * 86400, 0))
     assert abs((game.deadline - timezone.now()).total_seconds() - 2 * 86400) < 5
     assert remaining(game, "black") is None
-    game = first_move(game, alice)  # no clock: nothing charged
+    game = both_moved(game, alice, bob)  # no clock: nothing charged
     assert remaining(game, "black") is None
     Game.objects.filter(pk=game.pk).update(deadline=timezone.now() - timedelta(seconds=1))
     assert deadlines.queue_due_time_outs() == 1
     assert timeout_task(game.pk, game.ply) == game.ply
     game.refresh_from_db()
-    assert (game.ending, game.winner) == ("time", "black")
+    assert (game.ending, game.winner) == ("time", "white")
 
 
 def test_a_rematch_keeps_the_time_control(alice, bob):
     from games.seating import rematch_game
-    game = turn_began(clock_table(alice, bob), 181)
-    timeout_task(game.pk, 0)
+    game = both_moved(clock_table(alice, bob), alice, bob)
+    game = turn_began(game, remaining(game, "black") + 1)
+    timeout_task(game.pk, 2)
     game.refresh_from_db()
     new = rematch_game(game, list(game.seats.all()), is_public=False)
     assert (new.time_control, new.time_total, new.time_increment) == ("clock", 180, 2)
@@ -166,11 +177,12 @@ def test_the_result_my_games_and_the_review_say_lost_on_time(alice, bob):
     from games.presentation import result_sentence
     from tests.people import signed_in
 
-    game = turn_began(clock_table(alice, bob), 181)
-    timeout_task(game.pk, 0)
+    game = both_moved(clock_table(alice, bob), alice, bob)
+    game = turn_began(game, remaining(game, "black") + 1)
+    timeout_task(game.pk, 2)
     game.refresh_from_db()
-    assert result_sentence(game) == ("White wins 34–2: White (Bob) 34, Black (Alice) 2. "
-                                     "32 empty squares count for the winner. Black ran out of time.")
+    assert result_sentence(game) == ("White wins 33–3: White (Bob) 33, Black (Alice) 3. "
+                                     "30 empty squares count for the winner. Black ran out of time.")
     black, white = Seat.objects.get(game=game, colour="black"), Seat.objects.get(game=game, colour="white")
     assert (outcome_for(game, black), outcome_for(game, white)) == ("lost_on_time", "won")
     assert "lost on time" in signed_in(alice).get(reverse("my_games")).content.decode()
@@ -256,9 +268,70 @@ def test_a_rated_game_lost_on_time_is_rated_once_as_its_result(alice, bob):
 
     table = actions.open_table(alice, Variant(board="6x6"), rated=True, time_control=CLOCK_3_2)
     actions.join(table, Viewer(user=bob))
-    game = turn_began(Game.objects.get(pk=table.game_id), 181)
-    assert timeout_task(game.pk, 0) == 0
-    assert timeout_task(game.pk, 0) is None  # delivered twice: rated once
+    game = both_moved(Game.objects.get(pk=table.game_id), alice, bob)
+    game = turn_began(game, remaining(game, "black") + 1)
+    assert timeout_task(game.pk, 2) == 2
+    assert timeout_task(game.pk, 2) is None  # delivered twice: rated once
     ratings = {r.user_id: r for r in Rating.objects.all()}
     assert (ratings[bob.pk].games, ratings[bob.pk].wins) == (1, 1)
     assert (ratings[alice.pk].games, ratings[alice.pk].wins) == (1, 0)
+
+
+# -- takebacks on a clock ----------------------------------------------------------------
+
+def test_after_a_takeback_the_requesters_clock_runs_from_the_acceptance(alice, bob):
+    from games import endings
+    from games.broadcast import render_state
+
+    game = clock_table(alice, bob)  # a casual table: takebacks allowed
+    game = first_move(game, alice)
+    game = first_move(game, bob)
+    game = first_move(game, alice)
+    game = endings.request_takeback(game, Viewer(user=alice))  # asked during Bob's turn
+    game = turn_began(game, 30)  # Bob thought 30 s before granting it
+    white_before, black_before = remaining(game, "white"), remaining(game, "black")
+    game = endings.accept_takeback(game, Viewer(user=bob))
+    accepted = timezone.now()
+    assert (game.ply, game.turn) == (2, "black")
+    # Alice's clock runs from the acceptance, and her flag is at that start plus her time.
+    assert abs((accepted - game.turn_started_at).total_seconds()) < 0.5
+    assert abs((game.deadline - game.turn_started_at).total_seconds() - black_before) < 0.01
+    # Bob's 30 s ran on his clock: they stay spent, with no increment (he did not move).
+    assert 29.5 < white_before - remaining(game, "white") < 30.5
+    # Both pages count Alice's clock from the acceptance.
+    state = render_state(Game.objects.get(pk=game.pk))
+    assert f'data-turn-started="{game.turn_started_at.timestamp():.3f}"' in state
+    assert f'data-colour="black" data-remaining="{black_before:.3f}" data-running="1"' in state
+    # Her move is charged the time since the acceptance, not since Bob's turn began.
+    game = first_move(Game.objects.get(pk=game.pk), alice)
+    charged = black_before + 2 - remaining(game, "black")
+    assert 0 <= charged <= (timezone.now() - accepted).total_seconds() + 0.1
+
+
+def test_a_takeback_granted_during_the_requesters_own_turn_keeps_their_time_spent(alice, bob):
+    from games import endings
+
+    game = first_move(first_move(clock_table(alice, bob), alice), bob)
+    game = endings.request_takeback(game, Viewer(user=alice))  # Alice to move, asking
+    game = turn_began(game, 20)
+    before = remaining(game, "black")
+    game = endings.accept_takeback(game, Viewer(user=bob))
+    assert (game.ply, game.turn) == (0, "black")
+    # Her 20 s ran on her clock; her new turn starts from now, back to her first move's minute.
+    assert 19.5 < before - remaining(game, "black") < 20.5
+    assert abs((game.deadline - game.turn_started_at).total_seconds() - 60) < 0.01
+    assert abs((timezone.now() - game.turn_started_at).total_seconds()) < 0.5
+
+
+def test_a_game_ending_early_stops_the_clocks_as_they_stand(alice, bob):
+    from games import endings
+    from games.broadcast import render_state
+
+    game = first_move(first_move(clock_table(alice, bob), alice), bob)
+    game = turn_began(game, 20)
+    before = remaining(game, "black")
+    game = endings.resign(game, Viewer(user=alice))  # after 20 s of her turn
+    assert 19.5 < before - remaining(game, "black") < 20.5  # spent, with no increment
+    state = render_state(Game.objects.get(pk=game.pk))
+    assert 'data-running' not in state
+    assert f'data-colour="black" data-remaining="{remaining(game, "black"):.3f}"' in state

@@ -1,12 +1,15 @@
 """Clocks at tables in Chromium, on the live site (daphne, a Celery worker, Redis): the
 clocks tick on every page without drifting from the server's, turn red under 10 s and
 warn the player to move; a player who lets their clock run out loses on time, and the
-other page shows it by itself; of three, the computer plays on.
+other page shows it by itself, the clock at nothing on both; of three, the computer
+plays on; a player who never makes their first move has the game aborted, and their
+first move's time starts when their page shows the game.
 
 The tables are opened through the service with clocks of a few seconds (the form's
 least is a minute; the clock logic is the same)."""
 import re
 import time
+from datetime import timedelta
 
 import pytest
 from django.utils import timezone
@@ -15,6 +18,7 @@ from playwright.sync_api import expect
 from games import Variant, deadlines
 from games.access import Viewer
 from games.models import Game, Move, Seat
+from games.services import play_move
 from lobby import actions
 from tests.lobby.browser_people import LAPTOP, PHONE, in_thread, person
 from tests.people import make_user
@@ -55,6 +59,14 @@ def test_a_player_lets_the_clock_run_out_and_loses_on_time(live_site, browser):
         page.goto(table_url)
         expect(page.locator('#clocks .clock[data-colour="black"]')).to_have_attribute("data-running", "1")
     game_id = Game.objects.get(tables__code=code).pk
+    # Each makes their first move (one who never does has the game aborted: docs/rules.md §11.3).
+    for page, colour, ply in ((mover, "white", "1"), (other, "black", "2")):
+        expect(page.locator(".table-game")).to_have_attribute("data-socket", "open")
+        page.locator("#game-state button.cell.legal").first.click()
+        for each in (mover, other):
+            expect(each.locator('#clocks .clock[data-colour="%s"]' % colour)).to_have_attribute("data-running", "1")
+            expect(each.locator("#game-state")).to_have_attribute("data-ply", ply)
+    white_shown = other.locator('#clocks .clock[data-colour="white"] .clock-time').inner_text()
     # Ticking on each page from the server's time: after 30 s, no drift.
     time.sleep(30)
     for page in (mover, other):
@@ -66,7 +78,7 @@ def test_a_player_lets_the_clock_run_out_and_loses_on_time(live_site, browser):
         shown = shown_left(page, "black")
         after = server_left(game_id, "black")
         assert after - 0.3 <= shown <= before + 1.0, (before, shown, after)
-        assert page.locator('#clocks .clock[data-colour="white"] .clock-time').inner_text() == "0:44"
+        assert page.locator('#clocks .clock[data-colour="white"] .clock-time').inner_text() == white_shown
     # Under 10 s: red on both pages; only the player to move is warned.
     for page in (mover, other):
         expect(page.locator('#clocks .clock[data-colour="black"]')).to_have_class("clock running low", timeout=8000)
@@ -83,12 +95,17 @@ def test_a_player_lets_the_clock_run_out_and_loses_on_time(live_site, browser):
     # soon after the flag's instant is a figure of benchmarks/flag_latency.py.
     expect(other.locator("#game-status .result")).to_contain_text("Schwarz hat die Zeit überschritten.",
                                                                   timeout=20000)
-    expect(mover.locator("#game-status .result")).to_have_text(
-        "White wins 34–2: White (Bob) 34, Black (You) 2. 32 empty squares count for the winner. "
-        "Black ran out of time.", use_inner_text=True)
+    expect(mover.locator("#game-status .result")).to_contain_text("Black ran out of time.")
+    expect(mover.locator("#game-status .result")).to_contain_text("Black (You)", use_inner_text=True)
+    # Her clock shows what is left of it, nothing, on both pages at once; Bob's stays as it was.
+    for page in (mover, other):
+        expect(page.locator('#clocks .clock[data-colour="black"] .clock-time')).to_have_text("0.0")
+        expect(page.locator('#clocks .clock[data-colour="black"]')).not_to_have_attribute("data-running", "1")
+        expect(page.locator('#clocks .clock[data-colour="white"] .clock-time')).to_have_text(white_shown)
     game = Game.objects.get(pk=game_id)
     assert (game.ending, game.winner, game.flagged) == ("time", "white", ["black"])
-    assert not Move.objects.filter(game=game).exists()
+    assert Move.objects.filter(game=game).count() == 2
+    assert Seat.objects.get(game=game, colour="black").remaining == 0
     # Alice's page answered the server's ping: her round trip is her lag credit.
     assert 0 < Seat.objects.get(game=game, colour="black").lag < 1
     assert errors == []
@@ -97,7 +114,13 @@ def test_a_player_lets_the_clock_run_out_and_loses_on_time(live_site, browser):
 def test_of_three_one_flags_and_the_computer_plays_on(live_site, browser):
     alice, bob, carol = make_user("alice", "Alice"), make_user("bob", "Bob"), make_user("carol", "Carol")
     errors = []
-    code = clock_table(alice, [bob, carol], 5, board="8x8", players=3)
+    code = clock_table(alice, [bob, carol], 12, board="8x8", players=3)
+
+    def first_moves():  # each makes a first move at once (one who does not aborts the game)
+        game = Game.objects.get(tables__code=code)
+        for user in (alice, bob, carol):
+            game = play_move(game, game.board().legal_moves[0], expected_ply=game.ply, viewer=Viewer(user=user))
+    in_thread(first_moves)
     page = person(browser, live_site, bob, errors, viewport=PHONE, locale="en-GB")
     page.goto(f"{live_site.url}/tables/{code}/")
     expect(page.locator('#clocks .clock[data-colour="black"]')).to_have_attribute("data-running", "1")
@@ -105,7 +128,7 @@ def test_of_three_one_flags_and_the_computer_plays_on(live_site, browser):
     expect(page.locator("#game-state")).to_have_attribute("data-turn", "white", timeout=20000)
     game = Game.objects.get(tables__code=code)
     assert (game.status, game.forfeited, game.flagged) == ("playing", ["black"], ["black"])
-    assert Move.objects.get(game=game, ply=1).made_by == "leaver"
+    assert Move.objects.get(game=game, ply=4).made_by == "leaver"
     expect(page.locator('#clocks .clock[data-colour="black"] .clock-time')).to_have_text("0.0")
     expect(page.locator('#clocks .clock[data-colour="white"]')).to_have_attribute("data-running", "1")
     assert errors == []
@@ -141,3 +164,91 @@ def _increment_table(alice, bob):
     table = actions.open_table(alice, Variant(board="6x6"), time_control=(Game.TimeControl.CLOCK, 8, 2))
     actions.join(table, Viewer(user=bob))
     return table.code
+
+
+def test_a_player_who_never_makes_a_first_move_has_the_game_aborted_not_lost(live_site, browser):
+    from accounts.models import Rating, RatingChange
+
+    alice, bob = make_user("alice", "Alice"), make_user("bob", "Bob")
+    errors = []
+
+    def rated_clock_table():
+        table = actions.open_table(alice, Variant(board="6x6"), rated=True,
+                                   time_control=(Game.TimeControl.CLOCK, 300, 0))
+        actions.join(table, Viewer(user=bob))
+        # Accepted 40 s ago while neither had the table open: the test moves the turn's start back.
+        game = Game.objects.get(pk=table.game_id)
+        Game.objects.filter(pk=game.pk).update(turn_started_at=game.turn_started_at - timedelta(seconds=40),
+                                               deadline=game.deadline - timedelta(seconds=40))
+        return table.code
+    code = in_thread(rated_clock_table)
+    game_id = Game.objects.get(tables__code=code).pk
+    table_url = f"{live_site.url}/tables/{code}/"
+    mover = person(browser, live_site, alice, errors, viewport=LAPTOP, locale="en-GB")
+    other = person(browser, live_site, bob, errors, viewport=PHONE, locale="de-DE")
+    mover.goto(table_url)
+    # Her page shows the game only now: her first move's minute starts now, not 40 s ago.
+    expect(mover.locator("#first-move")).to_contain_text("Time for Black's first move:")
+    mover.wait_for_function("() => Number(document.querySelector('#first-move').dataset.left) > 50")
+    assert (Game.objects.get(pk=game_id).deadline - timezone.now()).total_seconds() > 50
+    other.goto(table_url)
+    expect(other.locator("#first-move")).to_contain_text("Zeit für den ersten Zug von Schwarz:")
+    other.wait_for_function("() => Number(document.querySelector('#first-move').dataset.left) > 45")
+    # She never moves. Her minute runs out (the test moves it to now rather than wait it out):
+    # the worker aborts the game, and both pages say so by themselves.
+    now = timezone.now()
+    in_thread(lambda: Game.objects.filter(pk=game_id).update(turn_started_at=now - timedelta(seconds=60),
+                                                             deadline=now))
+    expect(mover.locator("#game-status .result")).to_have_text("Aborted before every player had moved.",
+                                                                timeout=20000)
+    expect(other.locator("#game-status .result")).to_have_text("Abgebrochen, bevor alle Spieler gezogen hatten.")
+    for page in (mover, other):
+        expect(page.locator("#first-move")).to_have_count(0)
+        expect(page.locator('#clocks .clock[data-colour="white"] .clock-time')).to_have_text("5:00")
+    game = Game.objects.get(pk=game_id)
+    assert (game.status, game.ending, game.winner, game.flagged) == ("finished", "aborted", "", [])
+    assert not RatingChange.objects.filter(game=game).exists()
+    assert not Rating.objects.filter(games__gt=0).exists()
+    assert errors == []
+
+
+def test_after_a_takeback_both_pages_count_the_clock_from_its_acceptance(live_site, browser):
+    from games.presentation import clock_text
+
+    alice, bob = make_user("alice", "Alice"), make_user("bob", "Bob")
+    errors = []
+    code = clock_table(alice, [bob], 300)  # a casual table: takebacks allowed
+    table_url = f"{live_site.url}/tables/{code}/"
+    laptop = person(browser, live_site, alice, errors, viewport=LAPTOP, locale="en-GB")
+    phone = person(browser, live_site, bob, errors, viewport=PHONE, locale="de-DE")
+    for page in (laptop, phone):
+        page.goto(table_url)
+        expect(page.locator(".table-game")).to_have_attribute("data-socket", "open")
+    for page, ply in ((laptop, "1"), (phone, "2"), (laptop, "3")):
+        page.locator("#game-state button.cell.legal").first.click()
+        for each in (laptop, phone):
+            expect(each.locator("#game-state")).to_have_attribute("data-ply", ply)
+    laptop.get_by_role("button", name="Ask to take back my move").click()
+    expect(phone.locator("#takeback-request")).to_contain_text("Schwarz möchte den letzten Zug zurücknehmen.")
+    game_id = Game.objects.get(tables__code=code).pk
+
+    def bob_thought_30_seconds():  # the test moves his turn's start back rather than wait
+        game = Game.objects.get(pk=game_id)
+        Game.objects.filter(pk=game_id).update(turn_started_at=game.turn_started_at - timedelta(seconds=30),
+                                               deadline=game.deadline - timedelta(seconds=30))
+    in_thread(bob_thought_30_seconds)
+    phone.get_by_role("button", name="Rücknahme erlauben").click()
+    for page in (laptop, phone):
+        expect(page.locator("#game-state")).to_have_attribute("data-ply", "2")
+        expect(page.locator('#clocks .clock[data-colour="black"]')).to_have_attribute("data-running", "1")
+    black, white = (Seat.objects.get(game_id=game_id, colour=colour).remaining for colour in ("black", "white"))
+    assert white < 300 - 29  # Bob's 30 s stay spent on his clock
+    for page in (laptop, phone):
+        # Alice's clock runs from the acceptance: what she had, not 30 s of Bob's less.
+        assert black - 3 < shown_left(page, "black") <= black
+        before = server_left(game_id, "black")
+        shown = shown_left(page, "black")
+        after = server_left(game_id, "black")
+        assert after - 0.3 <= shown <= before + 1.0, (before, shown, after)
+        expect(page.locator('#clocks .clock[data-colour="white"] .clock-time')).to_have_text(clock_text(white))
+    assert errors == []

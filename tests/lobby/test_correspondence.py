@@ -44,16 +44,19 @@ def test_one_mail_a_turn_and_the_days_run_out(live_site):
     assert message["Subject"] == "Your turn: 6×6 · 2 players"
     body = message.get_content()
     assert f"/tables/{table.code}/" in body and "It is your turn (Black)" in body
-    play_move(game, game.board().legal_moves[0], expected_ply=0, viewer=Viewer(user=alice))
+    game = play_move(game, game.board().legal_moves[0], expected_ply=0, viewer=Viewer(user=alice))
     assert eventually(lambda: len(mail_to("bob@example.com")) == 1)
-    # Bob lets his day run out (the test moves the deadline into the past): he loses on time.
+    play_move(game, game.board().legal_moves[0], expected_ply=1, viewer=Viewer(user=bob))
+    assert eventually(lambda: len(mail_to("alice@example.com")) == 2)
+    # Alice lets her day run out (the test moves the deadline into the past): she loses on
+    # time (before her first move the game would be aborted: tests/lobby/test_first_moves.py).
     Game.objects.filter(pk=game.pk).update(deadline=timezone.now() - timedelta(seconds=1))
     assert eventually(lambda: Game.objects.get(pk=game.pk).status == "finished")
     game.refresh_from_db()
-    assert (game.ending, game.winner, game.flagged) == ("time", "black", ["white"])
-    assert game.score["black"] > game.score["white"] and sum(game.score.values()) == 36
+    assert (game.ending, game.winner, game.flagged) == ("time", "white", ["black"])
+    assert game.score["white"] > game.score["black"] and sum(game.score.values()) == 36
     time.sleep(1.5)  # a second mail would have come by now
-    assert len(mail_to("alice@example.com")) == 1 and len(mail_to("bob@example.com")) == 1
+    assert len(mail_to("alice@example.com")) == 2 and len(mail_to("bob@example.com")) == 1
 
 
 def test_the_mail_task_delivered_twice_sends_once(alice, bob):
@@ -71,3 +74,20 @@ def test_the_mail_task_delivered_twice_sends_once(alice, bob):
         Game.objects.filter(pk=table.game_id).update(mailed_ply=None)
         assert [turn_mail(table.game_id, 0) for _ in range(3)] == [True, False, False]
         assert [m.to for m in mail.outbox] == [["alice@example.com"]]
+
+
+def test_the_table_line_names_the_computer_only_where_it_takes_a_turn(alice):
+    """60 seconds a move: it moves for a player out of time; a computer seat: it plays;
+    in correspondence (and on a clock) no computer takes over a turn (docs/rules.md §11.3)."""
+    from tests.people import signed_in
+
+    def line(**options):
+        table = in_thread(lambda: actions.open_table(alice, Variant(board="6x6"), **options))
+        html = signed_in(alice).get(f"/tables/{table.code}/", HTTP_ACCEPT_LANGUAGE="de").content.decode()
+        return " ".join(html.split('class="table-meta">', 1)[1].split("</p>", 1)[0].split())
+
+    assert "Computer bei Zeitablauf: Normal" in line()
+    days = (Game.TimeControl.DAYS, 86400, 0)
+    assert "Computer" not in line(time_control=days)
+    assert "Computer" not in line(time_control=(Game.TimeControl.CLOCK, 180, 2))
+    assert "Computer: Normal" in line(time_control=days, computer_colours=["white"])

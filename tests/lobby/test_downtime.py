@@ -8,6 +8,7 @@ a timeline far from now (T), so the beats of the session's own web processes (al
 older) change nothing in it. No worker runs meanwhile (tests.servers.workers_paused):
 the tests do the workers' part themselves."""
 import threading
+import time
 from datetime import timedelta
 
 import pytest
@@ -52,6 +53,9 @@ def timeline():
         redis_client().delete(*keys)
         yield
         redis_client().delete(*keys)
+        # the session's web heartbeat (tests/servers.py) beats again at once, not up to
+        # a second later: the next test's workers' clocks find the web serving
+        downtime.beat(redis_client(), time.time())
 
 
 def table(alice, bob, time_control=CLOCK_1_0, started=-80):

@@ -114,3 +114,41 @@ def test_a_table_whose_host_has_been_away_ten_minutes_leaves_the_list_and_one_aw
     expect(away_row.get_by_role("link", name="Join")).to_be_visible()
     assert Table.objects.filter(pk=left.pk).exists()  # still reachable by its code
     assert errors == []
+
+
+def test_a_table_that_starts_leaves_open_tables_and_joins_the_games_playing_now_on_a_watchers_lobby(
+        live_site, browser):
+    """A host, a guest by link and a watcher on the lobby, with two games playing already:
+    the table moves from "Open tables" to "Playing now" on the watcher's page, where it
+    takes its place among the rows already there."""
+    alice, bob, carol, dora, erik = (make_user(name.lower(), name) for name in ("Alice", "Bob", "Carol", "Dora", "Erik"))
+    for host_user, opponent in ((bob, carol), (dora, erik)):
+        playing = in_thread(actions.open_table, host_user, Variant(board="6x6"), listed=True)
+        in_thread(actions.join, playing, Viewer(user=opponent))
+    errors = []
+    watcher = person(browser, live_site, None, errors, viewport=LAPTOP)
+    watcher.goto(f"{live_site.url}/lobby/")
+    expect(watcher.locator("#playing-tables tbody tr")).to_have_count(2)
+
+    host = person(browser, live_site, alice, errors, viewport=LAPTOP)
+    host.goto(f"{live_site.url}/tables/new/?board=8x8")
+    host.get_by_label("Public: show the table in the lobby").check()
+    host.get_by_role("button", name="Open the table").click()
+    share = host.locator("#share-link").input_value()
+    code = host.locator("#table-code").inner_text().strip()
+    open_row = watcher.locator(f'#open-tables tr[data-code="{code}"]')
+    expect(open_row).to_contain_text("1 of 2")
+
+    guest = person(browser, live_site, None, errors, viewport=PHONE, is_mobile=True)
+    guest.goto(share)
+    guest.get_by_label("Your name").fill("Gus")
+    guest.get_by_role("button", name="Play as a guest").click()
+    guest.wait_for_selector("#game-state .board")
+
+    started = watcher.locator(f'#playing-tables tr[data-code="{code}"]')
+    expect(started).to_contain_text("Gus")
+    expect(open_row).to_have_count(0)
+    expect(watcher.locator("#lobby-tables")).to_contain_text("No open tables")
+    expect(watcher.locator("#playing-tables tbody tr")).to_have_count(3)
+    assert watcher.locator("#playing-tables tbody tr").first.get_attribute("data-code") == code  # the newest
+    assert errors == []

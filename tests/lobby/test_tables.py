@@ -51,7 +51,8 @@ def test_a_table_whose_other_seats_are_all_computers_starts_at_once(alice):
     assert (game.status, game.turn) == ("playing", "black") and game.deadline is not None
 
 
-def test_codes_are_long_random_and_free_of_look_alikes(alice):
+def test_codes_are_long_random_and_free_of_look_alikes(alice, settings):
+    settings.WAITING_TABLES_PER_PERSON = 20  # twenty codes, all of tables waiting at once
     codes = {open_table(alice).code for _ in range(20)}
     assert len(codes) == 20
     for code in codes:

@@ -33,12 +33,11 @@ def wait_for_my_turn_or_end(page, timeout=30000):
 
 
 def choose(page, label, value):
-    """Select a value of the play form, and wait for the form drawn again for it (hx-get
-    on change): a click on Start while that is on its way can be lost with the form it
-    replaces."""
+    """Select a value of the play form, and wait for the form drawn again for it
+    (static/js/redraw.js), as a person sees the choices it offers next."""
     with page.expect_response(lambda response: response.request.method == "GET" and "/play/?" in response.url):
         page.get_by_label(label).select_option(value)
-    page.wait_for_function("() => !document.querySelector('#play-form.htmx-request')")
+    page.wait_for_function("() => !document.querySelector('#play-form[aria-busy]')")
 
 
 def start_game(page, live_site, query, level=None):

@@ -102,9 +102,9 @@ def test_the_table_form_refuses_seats_and_computers_the_table_has_not(client):
     assert not Table.objects.exists()
 
 
-def test_the_form_is_redrawn_for_htmx_with_the_choices_made(client):
-    response = client.get(f"{reverse('play')}?board=6x6&players=2&level=hard", HTTP_HX_REQUEST="true")
+def test_the_form_is_redrawn_with_the_choices_made(client):
+    response = client.get(f"{reverse('play')}?board=6x6&players=2&level=hard")
     html = response.content.decode()
-    assert 'id="play-form"' in html and 'hx-trigger="change"' in html
+    assert 'id="play-form"' in html and 'data-redraw="/play/"' in html
     assert disabled(Choices(html).fields["players"]) == ["3", "4"]
     assert Choices(html).fields["level"]["hard"] == "selected"

@@ -23,3 +23,21 @@ def test_the_handicap_side_shows_with_a_handicap_and_goes_where_chosen(live_site
     assert page.get_attribute("#game", "data-viewer-colours") == "black"
     stones = board_snapshot(page)
     assert stones["a1"] == stones["h8"] == "white"  # the computer's colour has the corners
+
+
+def test_choices_made_quickly_and_started_at_once_lose_nothing_and_log_no_error(live_site, page):
+    """Each choice redraws the form; a newer choice, then Start, cut the redraw on its way
+    short. The redraws are held here until then: the game has every choice, and the
+    console stays clean (a cut redraw is no error)."""
+    held = []
+    page.route("**/play/**", lambda route: held.append(route)
+               if route.request.resource_type in ("xhr", "fetch") else route.continue_())
+    page.goto(f"{live_site.url}/play/?board=6x6")
+    page.wait_for_load_state()
+    page.get_by_label("Your colour").select_option("white")
+    page.get_by_label("Computer level").select_option("easy")
+    page.get_by_role("button", name="Start").click()
+    page.wait_for_selector("#game-state")
+    assert len(held) == 2  # neither redraw was answered before the page moved on
+    assert page.get_attribute("#game", "data-viewer-colours") == "white"
+    assert page.locator("#level").input_value() == "easy"

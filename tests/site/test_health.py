@@ -5,6 +5,8 @@ import urllib.request
 import pytest
 from django.test import override_settings
 
+from tests import servers
+
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
@@ -25,6 +27,36 @@ def test_health_says_which_engine_the_worker_runs_and_its_tables_memory(live_sit
         worker = json.load(response)["checks"]["celery"]
     assert worker["engine"] == core.engine_name()  # the worker runs this checkout's install
     assert worker["table_bytes"] == core.TABLE_BYTES + core.SEARCH_TABLE_BYTES
+
+
+def test_health_warns_loudly_when_the_worker_runs_without_the_compiled_core(live_site, tmp_path):
+    """A worker on the pure-Python engine (a Python the core was not built for) still
+    serves, far slower: /healthz names its engine and warns, and so does its log."""
+    worker = servers.start_worker(tmp_path, name="python-worker", GAMES_AI_ENGINE="python")
+    try:
+        with servers.workers_paused(keep=(worker,)):  # the one to answer
+            with urllib.request.urlopen(live_site.url + "/healthz", timeout=10) as response:
+                body = json.load(response)
+    finally:
+        worker.stop()
+    assert response.status == 200 and body["status"] == "ok"
+    assert body["checks"]["celery"]["engine"] == "pure Python"
+    assert [line for line in body["warnings"] if "pure-Python engine" in line] == [
+        "A Celery worker: the computer players run on the pure-Python engine, dozens of times slower than "
+        "on the compiled core (games.ai._core), so Hard plays weaker: GAMES_AI_ENGINE=python asks for the "
+        "Python engine"]
+    assert "WARNING" in worker.output() and "pure-Python engine" in worker.output()
+
+
+def test_health_has_no_engine_warning_on_the_compiled_core(live_site):
+    from games.ai import core
+
+    if core.Core is None:
+        pytest.skip("the compiled core is not built here")
+    with urllib.request.urlopen(live_site.url + "/healthz", timeout=10) as response:
+        body = json.load(response)
+    assert body["checks"]["celery"]["engine"] == "compiled core (games.ai._core)"
+    assert not [line for line in body["warnings"] if "engine" in line]
 
 
 def test_health_is_503_and_names_redis_when_redis_is_unreachable(client):

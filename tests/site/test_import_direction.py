@@ -81,7 +81,7 @@ LAYERS = (
 # of config is the server's own plumbing (request threads, body limit, Celery's broker,
 # /healthz...) and imports no app.
 WIRING = {"config", "config.settings", "config.asgi", "config.routing", "config.urls", "config.celery",
-          "config.context_processors"}
+          "config.context_processors", "config.runsite"}
 APPS = ("games", "lobby", "accounts", "social", "chat")
 
 

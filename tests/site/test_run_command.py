@@ -5,6 +5,7 @@ import json
 import os
 import signal
 import subprocess
+import sys
 import time
 import urllib.request
 from pathlib import Path
@@ -126,3 +127,29 @@ def test_make_run_serves_a_fresh_clone_keeps_serving_while_a_killed_part_comes_b
         time.sleep(0.2)
     assert processes_inside(clone) == []
     assert "Stopped." in log_path.read_text(errors="replace")
+
+
+def test_make_run_says_at_start_when_the_computer_players_run_without_the_compiled_core(tmp_path):
+    """A Python the core was not built for still serves, on the pure-Python engine: the
+    launcher's first lines say so, before "Reversi is running"."""
+    env = {key: value for key, value in os.environ.items() if key not in NOT_A_NEWCOMERS}
+    env.update(GAMES_AI_ENGINE="python", PORT=str(free_port()), VAR_DIR=str(tmp_path),
+               DATABASE_URL=f"sqlite:///{tmp_path}/db.sqlite3")
+    log_path = tmp_path / "run.log"
+    with open(log_path, "wb") as log:
+        run = subprocess.Popen([sys.executable, "-m", "config.runsite"], cwd=ROOT, env=env, stdout=log,
+                               stderr=subprocess.STDOUT, start_new_session=True)
+    try:
+        deadline = time.monotonic() + 60
+        while "Reversi is running" not in log_path.read_text(errors="replace"):
+            assert run.poll() is None and time.monotonic() < deadline, log_path.read_text(errors="replace")
+            time.sleep(0.1)
+    finally:
+        os.killpg(run.pid, signal.SIGINT)
+        run.wait(timeout=60)
+    output = log_path.read_text(errors="replace")
+    launcher_says = output[:output.index("Reversi is running")]
+    assert ("WARNING: the computer players run on the pure-Python engine, dozens of times slower than on the "
+            "compiled core (games.ai._core), so Hard plays weaker: GAMES_AI_ENGINE=python asks for the Python "
+            "engine") in launcher_says
+    assert "Stopped." in output

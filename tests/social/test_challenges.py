@@ -1,6 +1,7 @@
 """Challenges between people, told as stories: sent, accepted (both seated at the
 started game), declined, cancelled, lapsed, refused (blocked, twice, too many, a board
 not taken), raced, and hostile text shown as text."""
+import re
 import threading
 from datetime import timedelta
 
@@ -9,6 +10,8 @@ from django.db import connection
 from django.urls import reverse
 from django.utils import timezone
 
+from games import endings
+from games.access import Viewer
 from games.models import Game
 from games.services import build_variant
 from lobby.models import Table
@@ -160,6 +163,25 @@ def test_the_form_refuses_in_place_in_german_and_changes_nothing(alice, bob):
 
 
 @pytest.mark.django_db
+def test_the_forms_time_choices_speak_the_page_s_language_with_plural_days(alice, bob):
+    def options(language):
+        html = signed_in(alice).get(reverse("social:challenge_new", args=["bob"]),
+                                    HTTP_ACCEPT_LANGUAGE=language).content.decode()
+        select = html.split('name="time"', 1)[1].split("</select>", 1)[0]
+        return [text.strip() for text in re.findall(r"<option[^>]*>([^<]*)</option>", select)]
+
+    english = options("en")
+    assert english[:2] == ["60 seconds a move", "Clock 1+1"]
+    assert english[-4:] == ["Correspondence, 1 day a move", "Correspondence, 2 days a move",
+                            "Correspondence, 3 days a move", "Correspondence, 7 days a move"]
+    german = options("de")
+    assert german[:2] == ["60 Sekunden pro Zug", "Uhr 1+1"]
+    assert german[-4:] == ["Fernpartie, 1 Tag pro Zug", "Fernpartie, 2 Tage pro Zug",
+                           "Fernpartie, 3 Tage pro Zug", "Fernpartie, 7 Tage pro Zug"]
+    assert options("en") == english  # each page in its own language, whatever the one before
+
+
+@pytest.mark.django_db
 def test_script_in_challenge_fields_and_names_is_shown_as_text(alice):
     villain = make_user("villain", "<script>alert(1)</script>")
     client = signed_in(villain)
@@ -189,6 +211,19 @@ def test_accept_and_decline_over_http_answer_in_place(alice, bob):
     assert again.status_code == 409 and "accepted already" in again.content.decode()
     assert signed_in(carol := make_user("carol2")).post(reverse("social:accept", args=[sent.pk])).status_code == 302
     assert carol and Challenge.objects.get(pk=sent.pk).status == Challenge.Status.ACCEPTED
+
+
+@pytest.mark.django_db
+def test_played_challenges_do_not_count_against_the_limit_to_one_person_but_unwanted_ones_do(alice, bob):
+    for _ in range(challenges.PER_HOUR_TO_ONE + 1):  # friends play game after game
+        accepted = challenges.accept(challenge(alice, bob).pk, bob)
+        endings.resign(Game.objects.get(pk=accepted.game_id), Viewer(user=bob))
+    challenges.decline(challenge(alice, bob).pk, bob)
+    challenges.decline(challenge(alice, bob).pk, bob)
+    challenge(alice, bob)
+    assert challenges.lapse_due(timezone.now() + challenges.LAPSE_AFTER + timedelta(seconds=1)) == 1
+    with pytest.raises(challenges.ChallengeError, match="too often"):
+        challenge(alice, bob)  # two declined and one lapsed within the hour
 
 
 @pytest.mark.django_db

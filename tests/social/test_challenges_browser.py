@@ -171,3 +171,23 @@ def test_a_challenges_answer_goes_once_seen_and_never_shows_at_its_own_table(liv
     expect(phone.locator("#lobby-counts")).to_be_visible()
     expect(phone.locator("#challenge-notices [data-answered]")).to_have_count(0)  # he has been there
     assert errors == []
+
+
+@pytest.mark.parametrize("viewport,locale", [(LAPTOP, "en-GB"), (PHONE, "de-DE")], ids=["laptop-en", "phone-de"])
+def test_each_checkbox_of_the_challenge_form_sits_on_one_line_with_its_label(live_site, browser, viewport, locale):
+    alice, _bob = make_user("alice", "Alice"), make_user("bob", "Bob")
+    errors = []
+    page = person(browser, live_site, alice, errors, viewport=viewport, locale=locale,
+                  is_mobile=viewport == PHONE)
+    for path, names in (("/social/players/bob/challenge/", ("anti", "rated")),
+                        ("/accounts/profile/", ("mail_challenges", "mail_your_turn"))):  # and the mail settings
+        page.goto(live_site.url + path)
+        for name in names:
+            box = page.locator(f"#id_{name}").bounding_box()
+            label = page.locator(f"label[for=id_{name}]").bounding_box()
+            assert label["x"] >= box["x"] + box["width"], (name, box, label)  # beside it, not below
+            middle = box["y"] + box["height"] / 2
+            assert label["y"] <= middle <= label["y"] + label["height"], (name, box, label)  # on its line
+            assert box["width"] < 40, (name, box)  # a box, not a row stretched across the form
+    page.context.close()
+    assert errors == []

@@ -1,7 +1,11 @@
-"""Mail when away: a correspondence turn's mail carries a one-click unsubscribe link
-(a signed token) that works without signing in and stops the next ones; a challenge
-is mailed only to people who opted in and are not online."""
+"""Mail when away: a correspondence turn's mail carries an unsubscribe link (a signed
+token that lives LIFETIME) that works without signing in: it opens a page that asks
+first (a mail scanner's GET changes nothing), whose button stops the next ones, as a
+mail client's one-click POST does (List-Unsubscribe-Post, RFC 8058); a challenge is
+mailed only to people who opted in and are not online."""
 import re
+import time
+from urllib.parse import urlsplit
 
 import pytest
 from django.core import mail
@@ -29,7 +33,15 @@ def correspondence(alice, bob):
     return table
 
 
-def test_the_turn_mail_unsubscribe_link_works_without_signing_in(alice, bob):
+def confirm_page(client, link, language="en"):
+    """The page a mail's unsubscribe link opens (GET: nothing changes) and its form's CSRF token."""
+    answer = client.get(urlsplit(link).path, HTTP_ACCEPT_LANGUAGE=language)
+    html = answer.content.decode()
+    found = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', html)
+    return answer, html, found.group(1) if found else None
+
+
+def test_the_turn_mail_unsubscribe_link_asks_first_and_works_without_signing_in(alice, bob):
     table = correspondence(alice, bob)
     mail.outbox.clear()
     Game.objects.filter(pk=table.game_id).update(mailed_ply=None)
@@ -38,9 +50,16 @@ def test_the_turn_mail_unsubscribe_link_works_without_signing_in(alice, bob):
     body = message.body
     link = re.search(r"http://\S+/social/unsubscribe/\S+/", body).group(0)
     assert message.extra_headers["List-Unsubscribe"] == f"<{link}>"
+    assert message.extra_headers["List-Unsubscribe-Post"] == "List-Unsubscribe=One-Click"
     assert Notification.objects.filter(user=alice, kind="turn").count() == 1  # told on the bell too
 
-    answer = Client().get(link.split("127.0.0.1", 1)[1], HTTP_ACCEPT_LANGUAGE="de")
+    browser = Client(enforce_csrf_checks=True)
+    answer, html, csrf = confirm_page(browser, link, "de")
+    assert answer.status_code == 200 and csrf
+    assert "Keine E-Mail mehr, wenn du in einer Fernpartie am Zug bist?" in html
+    assert Preferences.objects.get_or_create(user=alice)[0].mail_your_turn  # a mail scanner's GET changes nothing
+
+    answer = browser.post(urlsplit(link).path, {"csrfmiddlewaretoken": csrf}, HTTP_ACCEPT_LANGUAGE="de")
     assert answer.status_code == 200
     assert "keine E-Mail mehr" in answer.content.decode()
     assert not Preferences.objects.get(user=alice).mail_your_turn
@@ -55,10 +74,50 @@ def test_the_turn_mail_unsubscribe_link_works_without_signing_in(alice, bob):
     assert mail.outbox == []
 
 
+def test_a_post_without_the_page_s_csrf_token_changes_nothing(alice):
+    path = urlsplit(unsubscribe.link(alice.pk, "turn")).path
+    assert Client(enforce_csrf_checks=True).post(path, {"confirm": "1"}).status_code == 403
+    assert Client(enforce_csrf_checks=True).post(path, {"List-Unsubscribe": "Yes"}).status_code == 403
+    assert Preferences.objects.get_or_create(user=alice)[0].mail_your_turn
+
+
+def test_a_mail_client_s_one_click_unsubscribe_needs_no_csrf_token(alice):
+    """RFC 8058: the mail client POSTs List-Unsubscribe=One-Click to the header's link."""
+    preferences.save(alice, mail_challenges=True)
+    path = urlsplit(unsubscribe.link(alice.pk, "challenges")).path
+    answer = Client(enforce_csrf_checks=True).post(path, "List-Unsubscribe=One-Click",
+                                                   content_type="application/x-www-form-urlencoded")
+    assert answer.status_code == 200
+    assert not Preferences.objects.get(user=alice).mail_challenges
+    assert Preferences.objects.get(user=alice).mail_your_turn  # only the kind the link names
+
+
+def test_a_link_older_than_its_lifetime_is_refused_in_the_page_s_language(alice):
+    issued = time.time() - unsubscribe.LIFETIME.total_seconds() - 60
+    expired = unsubscribe.token(alice.pk, "turn", issued=issued)
+    fresh = unsubscribe.token(alice.pk, "turn", issued=issued + 120)
+    for method in ("get", "post"):
+        answer = getattr(Client(), method)(f"/social/unsubscribe/{expired}/", HTTP_ACCEPT_LANGUAGE="de")
+        assert answer.status_code == 400
+        assert "Dieser Link ist abgelaufen" in answer.content.decode()
+        answer = Client().post(f"/social/unsubscribe/{expired}/", "List-Unsubscribe=One-Click",
+                               content_type="application/x-www-form-urlencoded", HTTP_ACCEPT_LANGUAGE="en")
+        assert answer.status_code == 400 and "This link has expired" in answer.content.decode()
+    assert Preferences.objects.get_or_create(user=alice)[0].mail_your_turn
+    answer, _html, _csrf = confirm_page(Client(), f"/social/unsubscribe/{fresh}/")
+    assert answer.status_code == 200  # a day short of its lifetime it still opens
+
+
 def test_a_forged_or_altered_token_changes_nothing(alice):
     good = unsubscribe.token(alice.pk, "turn")
     for bad in (good[:-2] + "xx", unsubscribe.token(alice.pk, "everything"), "nonsense"):
-        assert Client().get(f"/social/unsubscribe/{bad}/").status_code == 400
+        for method in ("get", "post"):
+            answer = getattr(Client(), method)(f"/social/unsubscribe/{bad}/", HTTP_ACCEPT_LANGUAGE="de")
+            assert answer.status_code == 400
+            assert "Dieser Link ist ungültig" in answer.content.decode()
+        answer = Client().post(f"/social/unsubscribe/{bad}/", "List-Unsubscribe=One-Click",
+                               content_type="application/x-www-form-urlencoded")
+        assert answer.status_code == 400
     assert not Preferences.objects.filter(user=alice).exists()
 
 
@@ -76,3 +135,6 @@ def test_a_challenge_is_mailed_only_to_the_opted_in_who_are_away(alice, bob):
     [message] = mail.outbox
     assert message.subject == "Alice challenges you: 8×8 · 2 players"
     assert f"/social/challenges/{sent.pk}/" in message.body and "/social/unsubscribe/" in message.body
+    link = re.search(r"http://\S+/social/unsubscribe/\S+/", message.body).group(0)
+    assert message.extra_headers["List-Unsubscribe"] == f"<{link}>"
+    assert message.extra_headers["List-Unsubscribe-Post"] == "List-Unsubscribe=One-Click"
