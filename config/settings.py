@@ -376,8 +376,9 @@ COMPUTER_THINKING_PER_ADDRESS = int(os.environ.get("COMPUTER_THINKING_PER_ADDRES
 MAX_REQUEST_BODY = int(os.environ.get("MAX_REQUEST_BODY", str(256 * 1024)))
 
 # Open websockets one client address may hold on a daphne process, every route together
-# (config.socket_limit): a page holds two, so this is some fifty pages at once, enough
-# for a household or an office behind one address.
+# (config.socket_limit): a page holds one to three (a table page: the site's, the game's
+# and the table's), so this is some thirty to a hundred pages at once, enough for a
+# household or an office behind one address.
 WEBSOCKETS_PER_ADDRESS = int(os.environ.get("WEBSOCKETS_PER_ADDRESS", "100"))
 
 LOGGING = {

@@ -21,7 +21,7 @@ from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 from django.contrib.auth import get_user
-from django.db import DatabaseError
+from django.db import OperationalError
 from django.utils import translation
 
 from games import broadcast, endings, presence, services, signals
@@ -318,7 +318,7 @@ class GameConsumer(WithoutDatabaseHop, AsyncWebsocketConsumer):
     def board_shown(self, seat):
         try:
             services.board_shown(self.game, seat)
-        except DatabaseError as error:  # busy (infra.write_waits): the first move keeps its time, the page opens
+        except OperationalError as error:  # busy (infra.write_waits): the first move keeps its time, the page opens
             log.warning("game %s: first showing to %s not kept (%s)", self.game.public_id, seat.colour, error)
 
     @database_sync_to_async

@@ -24,6 +24,10 @@ async def keep_beating():
             if not failing:
                 log.warning("web heartbeat not written (%s); trying every second", error)
             failing = True
+        except Exception:  # a beat that stops stops every flag of the site: log it, beat on
+            if not failing:
+                log.exception("web heartbeat failed; trying every second")
+            failing = True
         else:
             if outage:
                 start, end = downtime.parse(outage)
@@ -49,7 +53,9 @@ def beat_while_listening():
         listened(self, port)
         if not getattr(self, "beating", False):
             self.beating = True
-            reactor.callWhenRunning(lambda: reactor._asyncioEventloop.create_task(keep_beating()))
+            # kept on the server: the loop holds its tasks only weakly
+            reactor.callWhenRunning(lambda: setattr(self, "beat_task",
+                                                    reactor._asyncioEventloop.create_task(keep_beating())))
 
     Server.listen_success = listen_success
     Server.beats = True

@@ -18,6 +18,7 @@ from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
 from django.db import transaction
+from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
@@ -29,6 +30,7 @@ from games.models import Game, Level
 from games.presentation import colour_name
 from games.services import GameError
 from lobby.broadcast import table_changed, table_closed
+from lobby.listing import LOBBY_WAITING_FOR
 from lobby.models import Table
 
 GUEST_NAME_MAX = 40
@@ -78,10 +80,13 @@ def open_table(host, variant, *, level=Level.NORMAL, listed=False, host_colour=N
 def waiting_limit(host):
     """Refuse a table past the tables `host` may have waiting for players at once. The
     host's row is locked first, so two opened at the same moment count each other (on
-    SQLite the IMMEDIATE transaction does it)."""
+    SQLite the IMMEDIATE transaction does it). A table left waiting longer than the
+    lobby lists one (LOBBY_WAITING_FOR) no longer counts: a forgotten private table
+    does not keep its host from playing."""
     get_user_model().objects.select_for_update().only("pk").get(pk=host.pk)
     limit = settings.WAITING_TABLES_PER_PERSON
-    if Table.objects.filter(host=host, game__status=Game.Status.WAITING).count() >= limit:
+    if Table.objects.filter(host=host, game__status=Game.Status.WAITING,
+                            created_at__gte=timezone.now() - LOBBY_WAITING_FOR).count() >= limit:
         raise GameError(ngettext(
             "You have %(n)d table waiting for players already: wait until it starts, or close it, "
             "before you open another.",

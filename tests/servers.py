@@ -6,6 +6,7 @@ a worker would in production.
 """
 import atexit
 import os
+import re
 import shutil
 import signal
 import socket
@@ -189,6 +190,13 @@ def start_worker(log_dir, name="worker", options=(), **env):
     WORKERS.append(process)
     wait_for(lambda: "ready." in process.output(), process, "the Celery worker to be ready")
     return process
+
+
+def tasks_in_log(worker, name):
+    """The ids of the tasks `name` the Celery `worker` took, and of those it ended (its
+    log, in order): what a test waits for where it would otherwise pause."""
+    log, prefix = worker.output(), rf"Task {re.escape(name)}\[([0-9a-f-]+)\] "
+    return re.findall(prefix + "received", log), re.findall(prefix + "(?:succeeded|raised|retry)", log)
 
 
 def start_beat(log_dir, name="beat", **env):

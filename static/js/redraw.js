@@ -25,10 +25,15 @@
     form.setAttribute("aria-busy", "true");
     fetch(form.getAttribute("data-redraw") + "?" + new URLSearchParams(choices),
           { signal: mine.controller.signal, credentials: "same-origin" })
-      .then(function (answer) { return answer.text(); })
+      .then(function (answer) {
+        // a "busy" page, an error or a sign-in holds no form: keep the one shown
+        if (!answer.ok || answer.redirected) throw new Error(answer.status);
+        return answer.text();
+      })
       .then(function (html) {
         if (pending !== mine) return;
         pending = null;
+        if (html.indexOf('id="' + form.id + '"') < 0) { form.removeAttribute("aria-busy"); return; }
         htmx.swap(form, html, { swapStyle: "outerHTML", ignoreTitle: true }, { select: "#" + form.id });
       })
       .catch(function () {

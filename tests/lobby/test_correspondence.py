@@ -50,12 +50,23 @@ def test_one_mail_a_turn_and_the_days_run_out(live_site):
     assert eventually(lambda: len(mail_to("alice@example.com")) == 2)
     # Alice lets her day run out (the test moves the deadline into the past): she loses on
     # time (before her first move the game would be aborted: tests/lobby/test_first_moves.py).
+    worker = live_site.worker
+    timeouts_before = len(servers.tasks_in_log(worker, "games.timeout_move")[1])
     Game.objects.filter(pk=game.pk).update(deadline=timezone.now() - timedelta(seconds=1))
     assert eventually(lambda: Game.objects.get(pk=game.pk).status == "finished")
     game.refresh_from_db()
     assert (game.ending, game.winner, game.flagged) == ("time", "white", ["black"])
     assert game.score["white"] > game.score["black"] and sum(game.score.values()) == 36
-    time.sleep(1.5)  # a second mail would have come by now
+    # No second mail. Once the time-out's task has ended, any mail it queued waits ahead
+    # of another game's turn mail queued now (the worker takes a queue's tasks in order):
+    # once that one is sent and every turn mail the worker took has ended, it is there.
+    assert eventually(lambda: len(servers.tasks_in_log(worker, "games.timeout_move")[1]) > timeouts_before)
+    later = actions.open_table(make_user("carol", "Carol"), Variant(board="6x6"),
+                               time_control=(Game.TimeControl.DAYS, 86400, 0))
+    actions.join(later, Viewer(user=make_user("dave", "Dave")))
+    assert eventually(lambda: len(mail_to("carol@example.com")) == 1)
+    assert eventually(lambda: set(servers.tasks_in_log(worker, "games.turn_mail")[0])
+                      <= set(servers.tasks_in_log(worker, "games.turn_mail")[1]))
     assert len(mail_to("alice@example.com")) == 2 and len(mail_to("bob@example.com")) == 1
 
 

@@ -384,6 +384,7 @@ def gone(game, colour, channel):
 
 def test_the_player_to_move_gone_long_enough_loses_by_claim(alice, bob, carol, settings):
     import time
+    from games import presence
     settings.PLAYER_GONE_SECONDS = 0.5
     table = rated_table(alice, bob)
     game = fresh(table.game)  # Black (Alice) to move
@@ -395,7 +396,10 @@ def test_the_player_to_move_gone_long_enough_loses_by_claim(alice, bob, carol, s
     assert gone(game, "black", "tab-2") is True
     with pytest.raises(GameError, match="Alice has not been gone long enough yet: 1 s to wait."):
         endings.claim_win(fresh(game), Viewer(user=bob))
-    time.sleep(0.6)
+    deadline = time.monotonic() + 5  # Alice gone long enough, by the clock the claim reads
+    while presence.gone_for(game.public_id, "black") <= settings.PLAYER_GONE_SECONDS:
+        assert time.monotonic() < deadline
+        time.sleep(0.05)
     with pytest.raises(GameError, match="Only the absence of the player to move can be claimed."):
         endings.claim_win(fresh(game), Viewer(user=alice))
     with pytest.raises(NotYourTurn):

@@ -39,6 +39,16 @@ async def connect(path, *headers):
     return communicator, connected, code
 
 
+async def until(condition, timeout=5):
+    """What a closed socket leaves to the process's tasks (a group left, a receiver
+    stopped) is done a moment later: wait for `condition`, at most `timeout` s."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + timeout
+    while not condition():
+        assert loop.time() < deadline, "not within the time"
+        await asyncio.sleep(0.01)
+
+
 async def receive_until(communicator, text, timeout=5):
     loop = asyncio.get_running_loop()
     deadline = loop.time() + timeout
@@ -252,11 +262,10 @@ async def test_the_lobby_pages_of_a_process_share_one_receiver_and_one_drawing_p
 
     for page in pages[:3]:
         await page.disconnect()
-    await asyncio.sleep(0.1)
-    assert list(feed.views) == [("", "rated", 1, "en")] and not feed.receiver.done()
+    await until(lambda: list(feed.views) == [("", "rated", 1, "en")])
+    assert not feed.receiver.done()
     await pages[3].disconnect()
-    await asyncio.sleep(0.1)
-    assert feed.receiver is None and not feed.views  # no lobby page here: no changes taken
+    await until(lambda: feed.receiver is None and not feed.views)  # no lobby page here: no changes taken
 
 
 @pytest.mark.django_db(transaction=True)
@@ -285,5 +294,4 @@ async def test_the_pages_of_a_game_in_one_process_take_each_push_from_one_receiv
         assert 'data-ply="1"' in await receive_until(page, 'data-ply="1"')
     for page in (player, *watchers):
         await page.disconnect()
-    await asyncio.sleep(0.1)
-    assert not fanout.pages and fanout.receiver is None  # no game page here: no group joined
+    await until(lambda: not fanout.pages and fanout.receiver is None)  # no game page here: no group joined

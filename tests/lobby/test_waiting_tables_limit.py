@@ -73,3 +73,16 @@ def test_two_tables_opened_at_the_same_moment_do_not_pass_the_limit_together(ali
         outcomes = list(pool.map(lambda _n: open_one(), range(2)))
     assert outcomes.count("opened") == 1 and any(ENGLISH in outcome for outcome in outcomes)
     assert Table.objects.filter(host=alice).count() == 3
+
+
+def test_tables_left_waiting_longer_than_the_lobby_lists_them_do_not_count(alice):
+    from django.utils import timezone
+
+    from lobby.listing import LOBBY_WAITING_FOR
+
+    client = signed_in(alice)
+    for _ in range(3):
+        assert open_by_form(client).status_code == 302
+    assert open_by_form(client).status_code == 400
+    Table.objects.filter(host=alice).update(created_at=timezone.now() - LOBBY_WAITING_FOR)  # forgotten
+    assert open_by_form(client).status_code == 302

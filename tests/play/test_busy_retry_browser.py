@@ -3,13 +3,14 @@ Chromium against the real site: the page says the site is busy, nothing is playe
 while the lock lasts, and once it is gone the page sends the move again by itself
 (static/js/moves.js) and it is played once."""
 import sqlite3
+import time
 
 import pytest
 from django.db import connection
 from playwright.sync_api import expect
 
 from games.models import Game, Move
-from tests.pages import assert_whole, wait_for_game_socket
+from tests.pages import MovesSent, assert_whole, wait_for_game_socket
 from tests.play.helpers import start_game, state, wait_for_my_turn_or_end
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.browser]
@@ -28,10 +29,16 @@ def test_a_move_answered_busy_is_sent_again_by_the_page_once_the_lock_goes(live_
     holder = sqlite3.connect(connection.settings_dict["NAME"], timeout=30, isolation_level=None)
     holder.execute("BEGIN IMMEDIATE")
     try:
+        sent = MovesSent(page)
         page.locator(f'#game-state [data-square="{square}"]').click()
         expect(page.locator("#game-message")).to_have_text(
             "The site is busy; your move is sent again in a moment.", timeout=15000)
-        page.wait_for_timeout(3000)  # the page tries again meanwhile, and is answered busy again
+        # The page tries again, is answered busy again (a page sends again only after
+        # "busy") and tries once more.
+        deadline = time.monotonic() + 15
+        while len(sent()) < 3 and time.monotonic() < deadline:
+            page.wait_for_timeout(100)
+        assert len(sent()) >= 3, sent()
         assert_whole(page)
         assert int(state(page, "ply")) == ply
         assert not Move.objects.filter(game=game, ply__gt=ply).exists()

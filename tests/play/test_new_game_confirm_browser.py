@@ -24,9 +24,14 @@ def test_new_game_asks_in_a_dialog_and_cancel_keeps_the_game(live_site, page):
         asked.append(dialog.message)
         dialog.accept() if accept else dialog.dismiss()
 
+    # Whether each submit was stopped, read after every other listener (confirm.js's on
+    # the document) has had it: a submit left to go on would navigate.
+    page.evaluate("() => { window.submitsStopped = [];"
+                  " window.addEventListener('submit', event => window.submitsStopped.push(event.defaultPrevented)); }")
     page.once("dialog", lambda dialog: answer(dialog, False))
     page.locator("#new-game").click()
-    page.wait_for_timeout(300)
+    page.wait_for_function("() => window.submitsStopped.length === 1")
+    assert page.evaluate("window.submitsStopped") == [True]
     assert asked and "abandoned" in asked[0]
     assert game_id(page) == old and Game.objects.get(public_id=old).status == "playing"
 

@@ -17,7 +17,8 @@ def ws_url(live_site, path):
 async def test_a_message_sent_by_a_worker_reaches_every_open_page(live_site):
     async with websockets.connect(ws_url(live_site, "/ws/site/"), origin=live_site.url) as first, \
             websockets.connect(ws_url(live_site, "/ws/site/"), origin=live_site.url) as second:
-        await asyncio.sleep(0.2)  # both have joined the group
+        # Both have joined the group: a socket is accepted once its subscription is sent to
+        # Redis (lobby.announcements), before anything the worker publishes after it.
         result = await asyncio.to_thread(lambda: announce.delay("Restart in 5 minutes <soon>").get(timeout=20))
         assert result == len("Restart in 5 minutes <soon>")
         for page in (first, second):

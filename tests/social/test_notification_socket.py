@@ -1,7 +1,6 @@
 """The notification socket every page of a signed-in person opens: the header's live
 part on connect and whenever something happens to them, presence while it is open,
 and nothing for visitors or foreign pages."""
-import asyncio
 
 import pytest
 from asgiref.sync import sync_to_async
@@ -37,8 +36,7 @@ async def test_bob_sees_alices_challenge_arrive_live_and_goes_offline_when_his_p
                                          time_control=(Game.TimeControl.MOVE, 0, 0), colour="random", rated=False)
     pushed = await bobs_page.receive_from(timeout=5)
     assert "Alice challenges you" in pushed and 'data-count="1"' in pushed
-    await bobs_page.disconnect()
-    await asyncio.sleep(0.1)
+    await bobs_page.disconnect()  # returns once the socket's disconnect (which marks him gone) has ended
     assert not await sync_to_async(presence.is_online)(bob.pk)
 
 

@@ -24,7 +24,13 @@ def test_bob_goes_offline_after_his_daphne_is_killed(bob, tmp_path, monkeypatch)
             url = daphne.url.replace("http", "ws") + "/ws/notifications/?page=/lobby/"
             async with websockets.connect(url, origin=daphne.url, additional_headers={"Cookie": cookie}) as socket:
                 await socket.recv()
-                await asyncio.sleep(4)  # longer than STALE: the heartbeat keeps him online
+                # The heartbeat keeps him online: it marks him again after his first mark
+                # would have gone stale.
+                first = await sync_to_async(last_mark)(bob.pk)
+                deadline = time.monotonic() + 10
+                while await sync_to_async(last_mark)(bob.pk) <= first + presence.STALE:
+                    assert time.monotonic() < deadline, "his mark was not renewed"
+                    await asyncio.sleep(0.1)
                 assert await sync_to_async(presence.is_online)(bob.pk)
                 daphne.crash()
                 return True
@@ -36,6 +42,12 @@ def test_bob_goes_offline_after_his_daphne_is_killed(bob, tmp_path, monkeypatch)
         assert time.monotonic() - start < 5
     finally:
         daphne.stop()
+
+
+def last_mark(user_id):
+    """When a socket of the person last said it is alive (0: none)."""
+    newest = presence.redis_client().zrevrange(f"reversi:online:{user_id}", 0, 0, withscores=True)
+    return newest[0][1] if newest else 0.0
 
 
 async def open_and_kill_quietly(work):
