@@ -1,11 +1,10 @@
 """Move deadlines: when a player is due, who is due now, and queuing their time-out once.
 
 A player's deadline is a column of their game (Game.deadline, set by deadline_for
-when their turn begins). They are *due* a grace after it (due_at: the one rule, read
-by the move path, the time-out itself and the clocks), so a move that left the page
-just before the deadline still counts: MOVE_TIME_GRACE at 60 s a move; on a clock or
-in correspondence none, since there the deadline itself already carries the player's
-own lag credit (lag_credit, docs/rules.md §11.3).
+when their turn begins). They are *due* a grace after it (is_due, read by the move
+path, the time-out itself and the clocks). Every sum on time (the deadline, the grace,
+the lag credit, the downtime given back) is the game's Clock's (games.clock,
+docs/rules.md §11.3); this module reads and writes the games it concerns.
 
 A time-out is always made by a Celery worker (the task games.timeout_move), never
 in the web process, and queued only through queue_time_out: a claim in Redis (SET NX
@@ -25,13 +24,13 @@ outage back to the player to move, first to every game (before any flag), and al
 in the move and the time-out themselves, which reach a game before that.
 """
 import logging
-from datetime import timedelta
 
 from django.conf import settings
 from django.db.models import Q
 from django.utils import timezone
 
 from games import downtime, scheduling
+from games.clock import Clock, Turn
 from games.models import Game
 from infra.redis_clients import redis_client
 
@@ -42,63 +41,32 @@ CLOCK_INTERVAL = 1.0
 CLAIM_SECONDS = 10
 
 
-# The most lag a move is credited on a clock (docs/rules.md §11.3): the player's last
-# measured socket round trip, so a move sent in time is not lost on the way, capped so
-# that a slow link cannot buy thinking time.
-MAX_LAG_CREDIT = 1.0
-
-
-def lag_credit(seat):
-    """Seconds of network lag credited to `seat`'s moves on a clock."""
-    return min(max(seat.lag or 0.0, 0.0), MAX_LAG_CREDIT)
-
-
-def clock_time(game, seat, first_move=False):
-    """The seconds the player at `seat` has for their move on a clock: their remaining
-    time; for their first move at most MOVE_TIME_LIMIT (docs/rules.md §11.3: one who
-    does not make it in time has the game aborted, games.services.flag)."""
-    remaining = seat.remaining or 0.0
-    return min(remaining, settings.MOVE_TIME_LIMIT) if first_move else remaining
+def clock_of(game):
+    """The Clock (games.clock) of `game`'s time control: every sum on its time."""
+    return Clock(control=game.time_control, total=game.time_total, increment=game.time_increment,
+                 move_limit=settings.MOVE_TIME_LIMIT, move_grace=settings.MOVE_TIME_GRACE)
 
 
 def deadline_for(game, seat, now=None, first_move=False):
     """When the player at `seat`, now to move, runs out of time: at a table, and only a
     person (the computer, also for a player who left, moves at once); else None.
-    On a clock: their time for this move (clock_time; `first_move`: they have made no
-    move of their own yet), plus their lag credit, from now."""
+    `first_move`: they have made no move of their own yet (Clock.allowance)."""
     if game.kind != Game.Kind.TABLE or seat is None or seat.played_by_computer:
         return None
-    now = now or timezone.now()
-    if game.time_control == Game.TimeControl.CLOCK:
-        return now + timedelta(seconds=clock_time(game, seat, first_move) + lag_credit(seat))
-    if game.time_control == Game.TimeControl.DAYS:
-        return now + timedelta(seconds=game.time_total)
-    return now + timedelta(seconds=settings.MOVE_TIME_LIMIT)
-
-
-def grace(game=None):
-    """The time after the deadline a move still counts: none on a clock or in
-    correspondence (their deadline holds the lag credit)."""
-    if game is not None and game.time_control != Game.TimeControl.MOVE:
-        return timedelta(0)
-    return timedelta(seconds=settings.MOVE_TIME_GRACE)
-
-
-def due_at(game):
-    """The instant the player to move in `game` is out of time (None: never)."""
-    return None if game.deadline is None else game.deadline + grace(game)
+    return clock_of(game).start_turn(now or timezone.now(), seat.remaining, seat.lag, first_move).deadline
 
 
 def is_due(game, now=None):
-    due = due_at(game)
-    return due is not None and (now or timezone.now()) >= due
+    """Whether the player to move in `game` is out of time at `now` (Clock.due_at)."""
+    return clock_of(game).is_due(game.deadline, now or timezone.now())
 
 
 def due_games(now=None):
     """(game id, ply, deadline) of every player out of time, the longest overdue first."""
     now = now or timezone.now()
+    move_grace = Clock(Game.TimeControl.MOVE, move_grace=settings.MOVE_TIME_GRACE).grace
     return (Game.objects.filter(status=Game.Status.PLAYING)
-            .filter(Q(time_control=Game.TimeControl.MOVE, deadline__lte=now - grace())
+            .filter(Q(time_control=Game.TimeControl.MOVE, deadline__lte=now - move_grace)
                     | (~Q(time_control=Game.TimeControl.MOVE) & Q(deadline__lte=now)))
             .order_by("deadline").values_list("pk", "ply", "deadline"))
 
@@ -133,35 +101,21 @@ def queue_due_time_outs(now=None):
     return sum(queue_time_out(game_id, ply, deadline) for game_id, ply, deadline in due_games(now))
 
 
-# After an outage the player to move gets this long for their page to be back before
-# their time runs again: a page tries to reconnect at least every 5 s
-# (static/js/reconnect.js), and a daphne just started, on a busy machine, took up to
-# 2 s more to answer it with the game (tests/site/test_downtime_browser.py).
-RECONNECT = 10.0
-
-
 def give_back_downtime(game, seat, outages):
     """docs/rules.md §11.3: the parts of `outages` (games.downtime, oldest first) during
-    the turn of the player to move at `seat` are not theirs. For each outage their turn
-    began before the end of: unless they were already due when it began (or their turn
-    did, if later), their turn starts again RECONNECT after its end, with the time they
-    had left then, and their deadline moves as much later. Changes `game` (and on a
-    clock `seat.remaining`) in memory; whether it did (the caller writes both, under the
-    game row's lock). Given once: the new turn start is past the outage's end."""
-    changed = False
-    for outage in outages:
-        if game.deadline is None or game.turn_started_at is None or game.turn_started_at >= outage.end:
-            continue
-        began = max(outage.start, game.turn_started_at)
-        if due_at(game) <= began:
-            break
-        restart = outage.end + timedelta(seconds=RECONNECT)
-        if game.time_control == Game.TimeControl.CLOCK and seat is not None and seat.remaining is not None:
-            seat.remaining = max(0.0, seat.remaining - (began - game.turn_started_at).total_seconds())
-        game.deadline += restart - began
-        game.turn_started_at = restart
-        changed = True
-    return changed
+    the turn of the player to move at `seat` are not theirs (Clock.give_back). Changes
+    `game` (and on a clock `seat.remaining`) in memory; whether it did (the caller
+    writes both, under the game row's lock). Given once."""
+    if game.deadline is None or game.turn_started_at is None:
+        return False
+    remaining = seat.remaining if seat is not None else None
+    turn = clock_of(game).give_back(Turn(game.turn_started_at, game.deadline, remaining), outages)
+    if turn is None:
+        return False
+    game.turn_started_at, game.deadline = turn.started, turn.deadline
+    if seat is not None and turn.remaining is not None:
+        seat.remaining = turn.remaining
+    return True
 
 
 def seconds_to_next_flag(now=None):

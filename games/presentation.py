@@ -5,6 +5,7 @@ start positions, from `board_view`.
 """
 from django.conf import settings
 from django.urls import NoReverseMatch, reverse
+from django.utils import timezone
 from django.utils.functional import cached_property
 from django.utils.html import escape
 from django.utils.safestring import mark_safe
@@ -300,31 +301,35 @@ def passes_while_waiting(moves, turn):
     return [m for m in moves[since:] if m.is_pass]
 
 
-def clocks_view(game, seats):
-    """The clocks a clock or correspondence game shows: per seat its time left when the
-    turn began (seconds) and whether it runs; the page counts the running one down from
-    the server's time (static/js/clocks.js). Correspondence shows only the player to move's."""
+def clocks_view(game, seats, now=None):
+    """The clocks a clock or correspondence game shows: per seat the seconds it showed
+    when the turn began, what it shows `now`, whether it runs and, running, the instant
+    its turn began (seconds since the epoch: after an outage a little ahead), from which
+    the page counts it down on the server's time (static/js/clocks.js). Correspondence
+    shows only the player to move's. Every sum is the game's Clock's (games.clock)."""
     if game.kind != game.Kind.TABLE or game.time_control == game.TimeControl.MOVE or game.status == game.Status.WAITING:
         return []
+    clock = deadlines.clock_of(game)
+    now = now or timezone.now()
     playing = game.status == game.Status.PLAYING
     clocks = []
     for seat in seats:
         running = playing and seat.colour == game.turn and game.deadline is not None
-        if game.time_control == game.TimeControl.CLOCK:
-            remaining = seat.remaining or 0.0
-        elif running:
-            remaining = (game.deadline - game.turn_started_at).total_seconds()
-        else:
+        if game.time_control != game.TimeControl.CLOCK and not running:
             continue
+        remaining = clock.at_turn_start(seat.remaining, game.turn_started_at, game.deadline)
+        shown = clock.shown(seat.remaining, game.turn_started_at, game.deadline, now, running)
+        started = f"{game.turn_started_at.timestamp():.3f}" if running and game.turn_started_at else ""
         clocks.append({"colour": seat.colour, "name": colour_name(seat.colour), "remaining": f"{remaining:.3f}",
-                       "running": running, "shown": clock_text(remaining), "low": remaining < LOW_TIME})
+                       "running": running, "started": started,
+                       "shown": clock_text(shown), "low": shown < LOW_TIME})
     return clocks
 
 
 def first_move_view(game, seats, moves):
     """On a clock, the player to move who has not made their first move yet: their
-    colour's name and when the time for it is up (seconds since the epoch; the page
-    counts it down, static/js/clocks.js), after which the game is aborted (docs/rules.md
+    colour's name and when the time for it is up (seconds since the epoch, Clock.first_move_due;
+    the page counts it down, static/js/clocks.js), after which the game is aborted (docs/rules.md
     §11.3); else None."""
     if (game.kind != game.Kind.TABLE or game.time_control != game.TimeControl.CLOCK
             or game.status != game.Status.PLAYING or game.turn_started_at is None):
@@ -332,9 +337,10 @@ def first_move_view(game, seats, moves):
     seat = next((s for s in seats if s.colour == game.turn), None)
     if seat is None or seat.played_by_computer or last_own_move(moves, seat.colour) is not None:
         return None
-    seconds = deadlines.clock_time(game, seat, first_move=True)
-    return {"name": colour_name(seat.colour), "due": f"{game.turn_started_at.timestamp() + seconds:.3f}",
-            "shown": clock_text(seconds)}
+    clock = deadlines.clock_of(game)
+    return {"name": colour_name(seat.colour),
+            "due": f"{clock.first_move_due(seat.remaining, game.turn_started_at).timestamp():.3f}",
+            "shown": clock_text(clock.allowance(seat.remaining, first_move=True))}
 
 
 def time_control_label(game):
@@ -359,7 +365,8 @@ def computer_label(game):
     return ""
 
 
-# Under this many seconds a clock turns red, and the player to move is warned.
+# Under this many seconds a clock turns red, and the player to move is warned (the
+# page is given it: static/js/clocks.js).
 LOW_TIME = 10
 
 
@@ -406,7 +413,7 @@ def game_state(game, record=None):
         "moves_count": len([m for m in moves if not m.is_pass]),
         "clocks": clocks_view(game, seats),
         "first_move": first_move_view(game, seats, moves),
-        "turn_started": f"{game.turn_started_at.timestamp():.3f}" if game.turn_started_at else "",
+        "low_time": LOW_TIME,
         "move_list": move_list(moves),
         **draw_offer_view(game),
         # Seated players only (site.css): aborting is refused to anyone else.

@@ -189,8 +189,9 @@ def start_game(game):
     started = Game.objects.filter(pk=game.pk, status=Game.Status.WAITING).update(
         status=Game.Status.PLAYING, turn=board.turn, version=F("version") + 1, updated_at=now, turn_started_at=now)
     if started:
-        if game.time_control == Game.TimeControl.CLOCK:  # every clock starts full
-            Seat.objects.filter(game=game).update(remaining=float(game.time_total))
+        remaining = deadlines.clock_of(game).starting_remaining()
+        if remaining is not None:  # every clock starts full
+            Seat.objects.filter(game=game).update(remaining=remaining)
         first = Seat.objects.get(game=game, colour=board.turn)
         Game.objects.filter(pk=game.pk).update(deadline=deadlines.deadline_for(game, first, now, first_move=True))
         transaction.on_commit(lambda: game_changed(game.pk))
@@ -201,7 +202,7 @@ def play_move(game, square, *, expected_ply, viewer=None, made_by=Move.MadeBy.PL
 
     `viewer` is checked to own the seat to move (None for the computer acting for
     a seat). Passes that follow automatically are recorded in the same commit.
-    A player who is due (games.deadlines.due_at) is refused at once and their
+    A player who is due (games.deadlines.is_due) is refused at once and their
     time-out queued, through the same claim as the workers' clocks: the web process
     never searches, and the late player sees the computer's move when it is pushed.
     In a game against the computer, `asker` (a games.thinking.Asker) takes the
@@ -367,14 +368,13 @@ def ranking_with_forfeits(game, outcome):
 
 
 def _charge_clock(game, seat, now, increment=True):
-    """On a clock, a person's move: their time since the turn began, less their lag
-    credit (games.deadlines.lag_credit), is taken off their clock and the increment
-    added. Changes `seat` in memory; whether it did (the caller saves it)."""
+    """On a clock, a person's move: charged to their clock (Clock.charge; without the
+    increment, Clock.stop). Changes `seat` in memory; whether it did (the caller saves it)."""
     if game.time_control != Game.TimeControl.CLOCK or seat is None or seat.played_by_computer:
         return False
-    started = game.turn_started_at or now
-    used = max(0.0, (now - started).total_seconds() - deadlines.lag_credit(seat))
-    seat.remaining = max(0.0, (seat.remaining or 0.0) - used) + (game.time_increment if increment else 0)
+    clock = deadlines.clock_of(game)
+    charge = clock.charge if increment else clock.stop
+    seat.remaining = charge(seat.remaining, seat.lag, game.turn_started_at, now)
     return True
 
 
@@ -508,7 +508,7 @@ def forfeit_seat(game, seat, **also):
 
 def record_lag(game, viewer, round_trip):
     """The round trip just measured on a player's game socket (games.consumers): their
-    lag credit on a clock from their next turn on (games.deadlines.lag_credit)."""
+    lag credit on a clock from their next turn on (games.clock.Clock.lag_credit)."""
     seat = viewer.seat_in(game)
     if seat is not None and game.time_control == Game.TimeControl.CLOCK:
         Seat.objects.filter(pk=seat.pk).update(lag=round(max(0.0, round_trip), 3))

@@ -1,16 +1,17 @@
 // The clocks of a clock or correspondence game (docs/rules.md §11.3). The server keeps
-// them: every state it sends carries each seat's time left when the turn began, when
-// that was and the server's time at sending (#server-now). The running clock is that
-// time less what passed since, counted on the monotonic performance.now() from the
-// moment the server's time arrived, never by taking a tick off per tick: no drift.
-// A player's first move counts down to its own end (#first-move, data-due: the server's
-// time at which the game is aborted), the same way.
-// Under 10 s a clock turns red; the player to move is warned, and beeped at if they
-// turned the sound on (remembered in localStorage, off by default). The page also
-// answers the server's pings at once: their round trip is the player's lag credit.
+// them and computes every time (games.clock): each state it sends carries each clock's
+// seconds when the turn began (data-remaining), for the running one the instant its
+// turn began (data-started; after an outage a little ahead, so it waits till then),
+// the instant a first move's time is up (#first-move, data-due: the game is then
+// aborted), the threshold under which a clock is low (data-low) and the server's time
+// at sending (#server-now). The page only subtracts the time elapsed since, on the
+// monotonic performance.now() from the moment the server's time arrived, never by
+// taking a tick off per tick: no drift.
+// A low clock turns red; the player to move is warned, and beeped at if they turned
+// the sound on (remembered in localStorage, off by default). The page also answers the
+// server's pings at once: their round trip is the player's lag credit.
 (function () {
   "use strict";
-  var LOW = 10;
   var SOUND_KEY = "reversi.clock-sound";
   var anchor = null; // {server: seconds since the epoch, local: performance.now() then}
   var beeped = ""; // the turn (started at) already beeped for
@@ -23,13 +24,18 @@
     if (!isNaN(server) && (!anchor || anchor.server !== server)) anchor = { server: server, local: performance.now() };
   }
 
-  function text(seconds) {
+  function text(seconds, low) {
     seconds = Math.max(0, seconds);
-    if (seconds < LOW) return (Math.floor(seconds * 10) / 10).toFixed(1);
+    if (seconds < low) return (Math.floor(seconds * 10) / 10).toFixed(1);
     var whole = Math.floor(seconds), hours = Math.floor(whole / 3600);
     var minutes = Math.floor((whole % 3600) / 60), secs = whole % 60;
     var mm = hours ? String(minutes).padStart(2, "0") : String(minutes);
     return (hours ? hours + ":" : "") + mm + ":" + String(secs).padStart(2, "0");
+  }
+
+  function low(list) {
+    var threshold = list ? Number(list.dataset.low) : NaN;
+    return isNaN(threshold) ? 0 : threshold;
   }
 
   function mine(colour) {
@@ -59,23 +65,22 @@
     if (first && anchor) {
       var due = Math.max(0, Number(first.dataset.due) - serverNow);
       first.dataset.left = due.toFixed(3);
-      first.querySelector(".first-move-time").textContent = text(due);
+      first.querySelector(".first-move-time").textContent = text(due, low(list));
     }
     if (list && anchor) {
-      var started = Number(list.dataset.turnStarted);
+      var threshold = low(list);
       Array.prototype.forEach.call(list.querySelectorAll(".clock"), function (clock) {
-        var left = Number(clock.dataset.remaining);
-        // A turn given back an outage starts again a little after it (docs/rules.md §11.3).
-        if (clock.dataset.running && !isNaN(started)) left -= Math.max(0, serverNow - started);
-        left = Math.max(0, left);
+        var running = clock.dataset.running && clock.dataset.started;
+        var elapsed = running ? Math.max(0, serverNow - Number(clock.dataset.started)) : 0;
+        var left = Math.max(0, Number(clock.dataset.remaining) - elapsed);
         clock.dataset.left = left.toFixed(3);
-        clock.querySelector(".clock-time").textContent = text(left);
-        clock.classList.toggle("low", left < LOW);
-        if (clock.dataset.running && left < LOW && mine(clock.dataset.colour)) {
+        clock.querySelector(".clock-time").textContent = text(left, threshold);
+        clock.classList.toggle("low", left < threshold);
+        if (running && left < threshold && mine(clock.dataset.colour)) {
           warn = true;
           var sound = document.getElementById("clock-sound");
-          if (sound && sound.checked && beeped !== list.dataset.turnStarted) {
-            beeped = list.dataset.turnStarted;
+          if (sound && sound.checked && beeped !== clock.dataset.started) {
+            beeped = clock.dataset.started;
             beep();
           }
         }

@@ -12,6 +12,7 @@ from django.utils import timezone
 
 from games import Variant, deadlines
 from games.access import Viewer
+from games.clock import MAX_LAG_CREDIT, Clock
 from games.models import Game, Move, Seat
 from games.services import OutOfTime, play_move
 from games.tasks import timeout_move as timeout_task
@@ -58,7 +59,7 @@ def test_a_clock_starts_full_and_its_deadline_is_the_remaining_time(alice, bob):
     assert abs((game.deadline - game.turn_started_at).total_seconds() - 60) < 0.01  # a first move: a minute
     game = both_moved(game, alice, bob)
     assert abs((game.deadline - game.turn_started_at).total_seconds() - remaining(game, "black")) < 0.01
-    assert deadlines.grace(game) == timedelta(0)
+    assert deadlines.clock_of(game).grace == timedelta(0)
 
 
 def test_a_move_is_charged_its_time_and_given_the_increment_once(alice, bob):
@@ -100,9 +101,9 @@ def test_the_lag_credit_is_the_round_trip_at_most_a_second(alice, bob):
     game = clock_table(alice, bob)
     Seat.objects.filter(game=game, colour="black").update(lag=0.4)
     black = Seat.objects.get(game=game, colour="black")
-    assert deadlines.lag_credit(black) == 0.4
+    assert Clock.lag_credit(black.lag) == 0.4
     black.lag = 7
-    assert deadlines.lag_credit(black) == deadlines.MAX_LAG_CREDIT == 1.0
+    assert Clock.lag_credit(black.lag) == MAX_LAG_CREDIT == 1.0
 
 
 @pytest.mark.django_db(transaction=True)  # the two run on threads of their own, each with its connection
@@ -300,8 +301,8 @@ def test_after_a_takeback_the_requesters_clock_runs_from_the_acceptance(alice, b
     assert 29.5 < white_before - remaining(game, "white") < 30.5
     # Both pages count Alice's clock from the acceptance.
     state = render_state(Game.objects.get(pk=game.pk))
-    assert f'data-turn-started="{game.turn_started_at.timestamp():.3f}"' in state
-    assert f'data-colour="black" data-remaining="{black_before:.3f}" data-running="1"' in state
+    assert (f'data-colour="black" data-remaining="{black_before:.3f}" data-running="1" '
+            f'data-started="{game.turn_started_at.timestamp():.3f}"') in state
     # Her move is charged the time since the acceptance, not since Bob's turn began.
     game = first_move(Game.objects.get(pk=game.pk), alice)
     charged = black_before + 2 - remaining(game, "black")

@@ -17,6 +17,7 @@ from django.utils import timezone
 
 from games import Variant, deadlines, downtime, endings, presence
 from games.access import Viewer
+from games.clock import RECONNECT
 from games.models import Game, Move, Seat
 from games.presentation import clocks_view
 from games.services import GameError, flag, give_back_downtime, play_move, timeout_move
@@ -90,7 +91,7 @@ def test_nobody_is_flagged_while_the_web_is_down_and_the_outage_is_given_back_be
 
     assert give_back_downtime() == 1  # the task (games.credit_downtime)
     game.refresh_from_db()
-    restart = at(0 + deadlines.RECONNECT)
+    restart = at(0 + RECONNECT)
     assert game.turn_started_at == restart and game.deadline == restart + timedelta(seconds=40)
     assert black(game).remaining == pytest.approx(40)
     shown = {clock["colour"]: clock for clock in clocks_view(game, game.seats.all())}
@@ -103,9 +104,9 @@ def test_nobody_is_flagged_while_the_web_is_down_and_the_outage_is_given_back_be
 
     web_beats(1)
     assert clocks_tick(1) == 0  # credited: the flag moved with it
-    web_beats(deadlines.RECONNECT + 39.5)
-    assert clocks_tick(deadlines.RECONNECT + 39.5) == 0
-    assert clocks_tick(deadlines.RECONNECT + 40.5) == 1  # and falls when the time given back has run out
+    web_beats(RECONNECT + 39.5)
+    assert clocks_tick(RECONNECT + 39.5) == 0
+    assert clocks_tick(RECONNECT + 40.5) == 1  # and falls when the time given back has run out
     assert not Move.objects.filter(game=game).exists()  # queued for a worker
 
 
@@ -128,7 +129,7 @@ def test_with_the_whole_site_down_deadlines_passed_meanwhile_flag_nobody_owed_ti
     assert clocks_tick(110.5) == 0  # the credit first
     assert give_back_downtime() == 1
     owed.refresh_from_db()
-    assert owed.deadline == at(110 + deadlines.RECONNECT + 40) and black(owed).remaining == pytest.approx(40)
+    assert owed.deadline == at(110 + RECONNECT + 40) and black(owed).remaining == pytest.approx(40)
     already_late.refresh_from_db()
     assert already_late.deadline == at(-125 + 60)  # nothing given back: the site was up when it ran out
     assert clocks_tick(111) == 1  # so only that one is flagged
@@ -140,8 +141,8 @@ def test_every_time_control_gets_the_outage_back(alice, bob, time_control, total
     game = table(alice, bob, time_control=time_control, started=-80)
     seat = game.seat_of(game.turn)
     assert deadlines.give_back_downtime(game, seat, [downtime.Outage(at(-60), at(0))])
-    assert game.turn_started_at == at(deadlines.RECONNECT)
-    assert game.deadline == at(deadlines.RECONNECT) + timedelta(seconds=total - 20)
+    assert game.turn_started_at == at(RECONNECT)
+    assert game.deadline == at(RECONNECT) + timedelta(seconds=total - 20)
     assert not deadlines.give_back_downtime(game, seat, [downtime.Outage(at(-60), at(0))])  # once
 
 
@@ -191,7 +192,7 @@ def test_two_workers_crediting_at_once_give_the_outage_back_once(alice, bob):
         thread.join(30)
     assert not failures and sum(changed) == 1
     game.refresh_from_db()
-    assert game.deadline == at(deadlines.RECONNECT + 40) and black(game).remaining == pytest.approx(40)
+    assert game.deadline == at(RECONNECT + 40) and black(game).remaining == pytest.approx(40)
     assert game.version == version + 1
 
 

@@ -151,7 +151,11 @@ def test_two_friends_play_a_private_6x6_table_to_the_end(live_site, browser):
     for page in (host, friend):
         wait_for_ply(page, int(state(host, "ply")))
         expect(page.locator("#game-status .result")).to_be_visible()
-    assert host.locator("#game-status").inner_text() == friend.locator("#game-status").inner_text()
+    # the same result on both pages, each calling its own reader "You"
+    host_said, friend_said = host.locator("#game-status").inner_text(), friend.locator("#game-status").inner_text()
+    assert "Black (You)" in host_said and "White (Bob)" in host_said
+    assert "Black (Alice)" in friend_said and "White (You)" in friend_said
+    assert host_said.replace("(You)", "(Alice)") == friend_said.replace("(You)", "(Bob)")
     expect(host.locator("#move-clock")).to_be_hidden()
     game = Game.objects.get(tables__code=code)
     assert game.status == "finished" and game.ending == "normal"
