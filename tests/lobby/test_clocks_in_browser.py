@@ -8,6 +8,7 @@ first move's time starts when their page shows the game.
 The tables are opened through the service with clocks of a few seconds (the form's
 least is a minute; the clock logic is the same)."""
 import re
+import time
 from datetime import timedelta
 
 import pytest
@@ -62,11 +63,18 @@ def test_a_player_lets_the_clock_run_out_and_loses_on_time(live_site, browser):
     watcher.clock.install()
     watcher.goto(table_url)
     expect(watcher.locator('#clocks .clock[data-colour="black"]')).to_have_attribute("data-running", "1")
-    before = server_left(game_id, "black") - 5
-    watcher.clock.fast_forward(5000)
-    shown = shown_left(watcher, "black")
-    after = server_left(game_id, "black") - 5
-    assert after - 0.3 <= shown <= before + 1.0, (before, shown, after)
+    # A push that lands between the two reads (the players' presence) sets the page back
+    # to the server's own time: that jump is then lost, so up to three tries.
+    jumps = []
+    for _ in range(3):
+        started = time.monotonic()
+        shown_before = shown_left(watcher, "black")
+        watcher.clock.fast_forward(5000)
+        jumps.append((shown_before - shown_left(watcher, "black"), time.monotonic() - started))
+        if 4.7 <= jumps[-1][0] <= 5.3 + jumps[-1][1]:
+            break
+    else:
+        raise AssertionError(f"the page's clock did not move 5 s on with its time: {jumps}")
     watcher.context.close()
     mover = person(browser, live_site, alice, errors, viewport=LAPTOP, locale="en-GB")
     other = person(browser, live_site, bob, errors, viewport=PHONE, locale="de-DE")
