@@ -17,7 +17,7 @@ from django.db.models import F
 from django.utils import timezone
 
 from accounts.models import LoginThrottle
-from config.client_address import client_address
+from infra.client_address import client_address
 
 
 def _key(*parts):

@@ -28,10 +28,10 @@ from accounts.leaderboard import SIZE as LEADERBOARD_SIZE
 from accounts.leaderboard import rank_of, top_of
 from accounts.models import Category, Profile, RatingChange
 from accounts.player_page import head_to_head, rating_cards
-from config.site_url import absolute
 from games.access import Viewer
 from games.history import game_row
 from games.models import Game
+from infra.site_url import absolute
 
 RECENT_GAMES = 20
 

@@ -21,15 +21,15 @@ from django.utils import translation
 from django.utils.html import escape
 from django.utils.translation import gettext as _
 
-from chat import posting, preferences, presentation
 from chat import live
+from chat import posting, preferences, presentation
 from chat.live import person_group
 from chat.models import Message
-from config.write_waits import WritesBusy
 from games import broadcast
 from games.access import GUEST_TOKEN_KEY, Viewer
 from games.consumers import WithoutDatabaseHop
-from games.outages import UNREACHABLE
+from infra.outages import UNREACHABLE
+from infra.write_waits import WritesBusy
 from lobby.access import can_view
 from lobby.consumers import TableConsumer
 from lobby.models import Table
@@ -153,7 +153,7 @@ class TableChatConsumer(WithoutDatabaseHop, TableConsumer):
                                        chat_on=preferences.chat_on(viewer.user, self.session_now), push=False)
             except posting.ChatRefusal as refusal:
                 return notice(str(refusal)), None
-            except WritesBusy as busy:  # nothing stored (config.write_waits)
+            except WritesBusy as busy:  # nothing stored (infra.write_waits)
                 return notice(str(busy)), None
         return notice(sent=True), live.posted(message)
 

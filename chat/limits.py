@@ -4,7 +4,7 @@ sorted set for a minute. Reports are limited the same way (REPORT_LIMITS)."""
 import time
 import uuid
 
-from config.redis_clients import redis_client
+from infra.redis_clients import redis_client
 
 # (seconds, messages) a person may send in any window of that length.
 CHAT_LIMITS = ((10, 5), (60, 30))
@@ -42,7 +42,7 @@ def person_key(viewer):
 def take(kind, person, limits=CHAT_LIMITS):
     """Counts one more `kind` ("chat", "report") for `person` and returns 0, or, past a
     limit, counts nothing and returns the whole seconds to wait. Raises redis' errors
-    (games.outages.UNREACHABLE) when Redis is away."""
+    (infra.outages.UNREACHABLE) when Redis is away."""
     windows = [str(part) for window in sorted(limits) for part in window]
     wait = redis_client().eval(TAKE, 1, f"reversi:chat:{kind}:{person}", f"{time.time():.6f}", uuid.uuid4().hex, *windows)
     wait = float(wait)

@@ -17,7 +17,7 @@ from django.utils.translation import gettext as _
 from chat import limits, live, preferences
 from chat.models import Message, Report, Silence
 from chat.posting import ChatRefusal
-from games.outages import UNREACHABLE
+from infra.outages import UNREACHABLE
 
 # Upheld reports (of different messages) within this time that silence their author.
 AUTOMATIC_SILENCE = {"upheld": 3, "within": timedelta(days=7), "for": timedelta(days=1)}

@@ -14,7 +14,7 @@ from django.utils.translation import gettext as _
 from chat import limits, live, preferences, rooms
 from chat.models import MESSAGE_MAX, Message
 from chat.phrases import PHRASES
-from games.outages import UNREACHABLE
+from infra.outages import UNREACHABLE
 
 
 class ChatRefusal(Exception):

@@ -12,7 +12,7 @@ from django.utils import translation
 from chat import live, preferences, rooms
 from chat.models import Message, Report, Room
 from chat.phrases import PHRASES
-from games.lru import LRU
+from infra.lru import LRU
 
 LOG_LENGTH = 100  # messages a room shows (the newest)
 

@@ -4,9 +4,9 @@ Websockets are bounded per client address (config.socket_limit), pass the allowe
 the visitor's cookies; on HTTPS, nor a plain-HTTP page: config.websocket_origin) and
 carry the session user via AuthMiddlewareStack. HTTP requests run on a fixed pool of request threads (config.request_threads), behind a
 cap on their bodies (config.body_limit). Their writes, and the sockets', wait briefly for the database's
-locks (config.write_waits). daphne checks its open connections only when a
+locks (infra.write_waits). daphne checks its open connections only when a
 check can be due (config.daphne_checks), and beats in Redis while it listens
-(config.web_heartbeat: the workers' clocks stop while no daphne runs).
+(games.web_heartbeat: the workers' clocks stop while no daphne runs).
 """
 import gc
 import os
@@ -26,10 +26,10 @@ from config.body_limit import BodyLimit, limit_daphne  # noqa: E402
 from config.daphne_checks import schedule_daphne_checks  # noqa: E402
 from config.routing import websocket_urlpatterns  # noqa: E402
 from config.socket_limit import SocketsPerAddress  # noqa: E402
-from config.web_heartbeat import beat_while_listening  # noqa: E402
 from config.websocket_origin import SecureOriginScheme  # noqa: E402
-from config.write_waits import bound_request_writes  # noqa: E402
-from games.frames import KnowsDaphneProtocol  # noqa: E402
+from games.web_heartbeat import beat_while_listening  # noqa: E402
+from infra.frames import KnowsDaphneProtocol  # noqa: E402
+from infra.write_waits import bound_request_writes  # noqa: E402
 
 limit_daphne()
 schedule_daphne_checks()

@@ -8,7 +8,7 @@ from celery.signals import celeryd_after_setup, worker_process_init
 from celery.worker.control import inspect_command
 
 from config.broker import SweepOnConnect, use_redis_transport
-from config.deadline_clock import DeadlineClock
+from games.deadline_clock import DeadlineClock
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 log = logging.getLogger(__name__)

@@ -16,8 +16,8 @@ from django.http import JsonResponse
 from django.views.decorators.cache import never_cache
 
 from config.celery import app as celery_app
-from config.client_address import PROXY_WARNING, untrusted_proxy
-from config.redis_clients import new_redis_client
+from infra.client_address import PROXY_WARNING, untrusted_proxy
+from infra.redis_clients import new_redis_client
 
 
 def check_database():

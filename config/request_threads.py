@@ -16,7 +16,7 @@ At most REQUEST_THREADS requests run their Python at once; more wait for a free
 thread. The GIL lets only one run at a time anyway; the others wait on the
 database or Redis. A thread that comes free goes to a waiting GET or HEAD before any
 other request: when writes queue up behind a database lock (each waits a bounded
-time, config.write_waits), a page that only reads is served next, not after them.
+time, infra.write_waits), a page that only reads is served next, not after them.
 """
 import asyncio
 from collections import deque

@@ -3,7 +3,7 @@ from channels.generic.websocket import AsyncWebsocketConsumer
 from django.urls import path, re_path
 
 from chat.routing import websocket_urlpatterns as chat_sockets
-from config.announcements import AnnouncementConsumer
+from lobby.announcements import AnnouncementConsumer
 from games.routing import websocket_urlpatterns as game_sockets
 from lobby.routing import websocket_urlpatterns as lobby_sockets
 from social.routing import websocket_urlpatterns as social_sockets

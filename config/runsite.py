@@ -122,7 +122,7 @@ def served_at(host, port):
 
 def parts_env(environ, redis_url, host, port):
     """The environment of every part: the Redis they share, and the site's address for the
-    links in mail (config/site_url.py) unless SITE_URL names another."""
+    links in mail (infra/site_url.py) unless SITE_URL names another."""
     return dict(environ, REDIS_URL=redis_url, SITE_URL=environ.get("SITE_URL") or served_at(host, port))
 
 

@@ -75,7 +75,7 @@ MIDDLEWARE = [
     "config.middleware.ContentLengthMiddleware",  # first: every answer, refusals too, says its length
     "config.middleware.ContentSecurityPolicyMiddleware",
     "django.middleware.security.SecurityMiddleware",
-    "config.client_address.UntrustedProxyMiddleware",  # logs a proxy missing from TRUSTED_PROXIES
+    "infra.client_address.UntrustedProxyMiddleware",  # logs a proxy missing from TRUSTED_PROXIES
     "config.middleware.FormEncodingMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
@@ -90,7 +90,7 @@ MIDDLEWARE = [
     "axes.middleware.AxesMiddleware",  # answers a refused sign-in (accounts.views.sign_in_refused)
     "config.error_pages.SiteErrorPagesMiddleware",  # the site's 404 and 500 pages with DEBUG on too
     "config.body_limit.BodyTooLargeMiddleware",  # answers a body config.body_limit refused
-    "config.write_waits.WritesBusyMiddleware",  # last: answers a write the database kept waiting
+    "infra.write_waits.WritesBusyMiddleware",  # last: answers a write the database kept waiting
 ]
 
 ROOT_URLCONF = "config.urls"
@@ -233,7 +233,7 @@ CELERY_BROKER_TRANSPORT_OPTIONS = {
 CELERY_RESULT_EXPIRES = 3600
 # Nothing waits for a move task's result. Keeping them would also make every
 # apply_async subscribe to the result store first, which fails (and once failed,
-# asks for a restart) while Redis is away; only config.announce keeps its result.
+# asks for a restart) while Redis is away; only lobby.announce keeps its result.
 CELERY_TASK_IGNORE_RESULT = True
 # Four queues, so that a flood of computer games never delays a time-out or a table
 # (README.md, "Queues"): every worker without -Q consumes all of them, always asking
@@ -248,7 +248,7 @@ CELERY_TASK_ROUTES = {
     "games.sweep_overdue": {"queue": "timeouts"},  # it queues the time-outs the clocks missed
     "games.credit_downtime": {"queue": "timeouts"},  # the time-outs wait for it (games.downtime)
     "games.table_move": {"queue": "tables"},  # the computer's seat, or a leaver's, at a table
-    "config.announce": {"queue": "tables"},
+    "lobby.announce": {"queue": "tables"},
     "games.computer_move": {"queue": "visitors"},  # games against the computer
     "games.analyse_game": {"queue": "analysis"},
     "social.lapse_challenges": {"queue": "tables"},
@@ -263,7 +263,7 @@ CELERY_BEAT_SCHEDULE = {
     # Open lobby pages: each table's age, and abandoned tables off the list (lobby.presence).
     "refresh-lobby": {"task": "lobby.refresh_lobby", "schedule": 60.0},
 }
-CELERY_IMPORTS = ("config.announcements", "social.tasks")
+CELERY_IMPORTS = ("lobby.announcements", "social.tasks")
 
 # Sessions survive restarts (guests' games belong to their session).
 SESSION_ENGINE = "django.contrib.sessions.backends.db"
@@ -316,7 +316,7 @@ EMAIL_HOST_USER = os.environ.get("EMAIL_HOST_USER", "")
 EMAIL_HOST_PASSWORD = os.environ.get("EMAIL_HOST_PASSWORD", "")
 EMAIL_USE_TLS = env_bool("EMAIL_USE_TLS", True)
 DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "reversi@localhost")
-# The site's address in every mail's links (config/site_url.py), e.g. https://reversi.example.
+# The site's address in every mail's links (infra/site_url.py), e.g. https://reversi.example.
 # `make run` sets it from HOST and PORT; unset, development links to make run's default
 # address and production to the first allowed host over HTTPS.
 SITE_URL = (os.environ.get("SITE_URL") or ("http://127.0.0.1:8000" if DEBUG or TESTING
@@ -420,7 +420,7 @@ AXES_FAILURE_LIMIT = 5  # what SignInLimits.get_failures counts against; the rea
 AXES_COOLOFF_TIME = timedelta(minutes=15)
 AXES_RESET_COOL_OFF_ON_FAILURE_DURING_LOCKOUT = False  # hammering a locked account does not extend its lock
 AXES_RESET_ON_SUCCESS = True  # clears the address-and-account count only (SignInLimits.reset_user_attempts)
-AXES_CLIENT_IP_CALLABLE = "config.client_address.client_address"
+AXES_CLIENT_IP_CALLABLE = "infra.client_address.client_address"
 AXES_USERNAME_CALLABLE = "accounts.signin_limits.username_of"
 AXES_LOCKOUT_CALLABLE = "accounts.views.sign_in_refused"
 AXES_DISABLE_ACCESS_LOG = True  # successful sign-ins are not logged with their address

@@ -5,7 +5,7 @@ few seconds, doubling the process), so past the bound a socket is accepted and c
 at once with TOO_MANY (refused at the handshake instead, the browser would log a
 failed connection), which htmx does not reconnect after; the page tries again after
 a pause (static/js/reconnect.js). The address is the client's by the trusted-proxy
-rule (config.client_address).
+rule (infra.client_address).
 
 Counted per daphne process, in memory: a socket counts from its handshake until its
 application ends, so a killed daphne takes its counts with it and nothing is left
@@ -15,7 +15,7 @@ from collections import Counter
 
 from django.conf import settings
 
-from config.client_address import socket_client_address
+from infra.client_address import socket_client_address
 
 TOO_MANY = 4429
 

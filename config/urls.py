@@ -29,5 +29,5 @@ urlpatterns = [
     path("admin/", admin.site.urls),
 ]
 
-# A write the database kept waiting, failing in a middleware, is answered "busy" (config.write_waits).
-handler500 = "config.write_waits.server_error"
+# A write the database kept waiting, failing in a middleware, is answered "busy" (infra.write_waits).
+handler500 = "infra.write_waits.server_error"

@@ -6,10 +6,10 @@ from django.conf import settings
 from django.template.loader import render_to_string
 from django.utils import translation
 
-from games import sending
-from games.lru import LRU
 from games.presentation import game_state
-from games.outages import UNREACHABLE
+from infra import sending
+from infra.lru import LRU
+from infra.outages import UNREACHABLE
 
 log = logging.getLogger(__name__)
 
@@ -53,7 +53,7 @@ def drawn_state(public_id, version, language):
 
 def group_send(group, message):
     """Send to a channel group from synchronous code (after a commit), to the end, even
-    if the request is cancelled meanwhile (games.sending)."""
+    if the request is cancelled meanwhile (infra.sending)."""
     sending.group_send(group, message)
 
 

@@ -24,16 +24,16 @@ from django.contrib.auth import get_user
 from django.db import OperationalError
 from django.utils import translation
 
-from config.write_waits import WritesBusy
 from games import broadcast, endings, presence, services, signals
 from games.access import GUEST_TOKEN_KEY, Viewer, can_watch, watchable_game
 from games.broadcast import drawn_state, render_state
 from games.fanout import game_fanout
-from games.frames import write_frame
 from games.models import Game
-from games.outages import UNREACHABLE
 from games.responses import busy_message, page_ply, state_and_message
 from games.thinking import Asker
+from infra.frames import write_frame
+from infra.outages import UNREACHABLE
+from infra.write_waits import WritesBusy
 
 log = logging.getLogger(__name__)
 
@@ -318,7 +318,7 @@ class GameConsumer(WithoutDatabaseHop, AsyncWebsocketConsumer):
     def board_shown(self, seat):
         try:
             services.board_shown(self.game, seat)
-        except OperationalError as error:  # busy (config.write_waits): the first move keeps its time, the page opens
+        except OperationalError as error:  # busy (infra.write_waits): the first move keeps its time, the page opens
             log.warning("game %s: first showing to %s not kept (%s)", self.game.public_id, seat.colour, error)
 
     @database_sync_to_async

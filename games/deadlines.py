@@ -29,10 +29,10 @@ from django.conf import settings
 from django.db.models import Q
 from django.utils import timezone
 
-from config.redis_clients import redis_client
 from games import downtime, scheduling
 from games.clock import Clock, Turn
 from games.models import Game
+from infra.redis_clients import redis_client
 
 log = logging.getLogger(__name__)
 

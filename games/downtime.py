@@ -1,7 +1,7 @@
 """When the site could not take moves: no web process was running (docs/rules.md §11.3).
 
 Every daphne process beats in Redis every BEAT seconds from the moment it listens
-(config.web_heartbeat); BEAT_KEY holds the newest beat of any of them, so the web is
+(games.web_heartbeat); BEAT_KEY holds the newest beat of any of them, so the web is
 *serving* while that beat is at most STALE seconds old, whichever daphne made it.
 The first beat of a daphne that finds the newest one older than STALE records an
 outage: from that last beat to its own start. One Lua script reads and writes both,
@@ -15,7 +15,7 @@ not yet given back to every game by the task games.credit_downtime, which a clai
 lets one worker queue and which marks it given back when done (CREDITED_KEY).
 
 With Redis away nothing is beaten nor read: the workers' clocks stop anyway
-(games.outages), and a daphne alive throughout records no outage when Redis returns:
+(infra.outages), and a daphne alive throughout records no outage when Redis returns:
 players could move meanwhile. A Redis that comes back empty has forgotten the last
 beat, so an outage of the web at the same time is not known.
 """
@@ -24,8 +24,8 @@ import time
 from datetime import datetime, timezone as tz
 from typing import NamedTuple
 
-from config.redis_clients import redis_client
-from games.outages import UNREACHABLE
+from infra.outages import UNREACHABLE
+from infra.redis_clients import redis_client
 
 log = logging.getLogger(__name__)
 
@@ -86,7 +86,7 @@ def beat(client, since, now=None):
 def state(now=None):
     """(whether the web is serving at `now`, the outages owed: not yet given back to
     every game, oldest first). No beat at all counts as not serving: no web process has
-    run since Redis was new. Redis away raises (games.outages.UNREACHABLE)."""
+    run since Redis was new. Redis away raises (infra.outages.UNREACHABLE)."""
     pipe = redis_client().pipeline(transaction=False)
     pipe.get(BEAT_KEY)
     pipe.get(CREDITED_KEY)

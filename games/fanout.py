@@ -15,8 +15,8 @@ import logging
 
 from channels.layers import get_channel_layer
 
-from games.outages import UNREACHABLE
-from games.per_loop import PerLoop
+from infra.outages import UNREACHABLE
+from infra.per_loop import PerLoop
 
 log = logging.getLogger(__name__)
 

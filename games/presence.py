@@ -15,9 +15,9 @@ import logging
 import time
 import weakref
 
-from config.redis_clients import async_redis_client, redis_client
 from games.downtime import OUTAGES_KEY
-from games.outages import UNREACHABLE
+from infra.outages import UNREACHABLE
+from infra.redis_clients import async_redis_client, redis_client
 
 log = logging.getLogger(__name__)
 

@@ -4,8 +4,8 @@ game may still be aborted)."""
 from django.utils.translation import gettext as _
 
 from games import Board
-from games.lru import LRU
 from games.models import Game, Move
+from infra.lru import LRU
 
 
 class GameRecord:

@@ -1,7 +1,7 @@
 """Queuing the tasks of games.tasks, by their names: the services and the analysis
 hand work to the Celery worker here, so they never import games.tasks (which
 imports them) and the imports run one way: tasks -> services, analysis -> scheduling.
-The errors of a broker that is away (games.outages.UNREACHABLE) reach the caller."""
+The errors of a broker that is away (infra.outages.UNREACHABLE) reach the caller."""
 from celery import current_app
 
 

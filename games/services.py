@@ -21,15 +21,15 @@ from django.db.models import F
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from config.write_waits import WritesBusy
+from infra.write_waits import WritesBusy
 from games import (
     Board, IllegalMoveError, Variant, broadcast, deadlines, downtime, draw_blocked, scheduling, signals, thinking,
     turn_mail,
 )
 from games.ai import choose_move
 from games.models import Game, HandicapSide, Level, Move, Seat, new_public_id
-from games.outages import UNREACHABLE
 from games.record import GameRecord, last_own_move, undo_refusal
+from infra.outages import UNREACHABLE
 
 log = logging.getLogger(__name__)
 
@@ -231,7 +231,7 @@ def play_move(game, square, *, expected_ply, viewer=None, made_by=Move.MadeBy.PL
 def _play_move(game, square, *, expected_ply, viewer, made_by):
     try:
         return _apply_move(game, square, expected_ply=expected_ply, viewer=viewer, made_by=made_by)
-    except WritesBusy as busy:  # the web process's bounded wait (config.write_waits): the page sends it again
+    except WritesBusy as busy:  # the web process's bounded wait (infra.write_waits): the page sends it again
         if viewer is None:
             raise
         raise DatabaseBusy() from busy
@@ -520,7 +520,7 @@ def board_shown(game, seat, now=None):
     first move, its time starts now rather than when the game started (docs/rules.md
     §11.3), once, and only while it has not run out: one whose page never shows the
     game is still aborted at the deadline set when their turn began. In daphne it waits
-    for the database's lock as briefly as every write there (config.write_waits)."""
+    for the database's lock as briefly as every write there (infra.write_waits)."""
     if game.time_control != Game.TimeControl.CLOCK:
         return game
     now = now or timezone.now()

@@ -19,9 +19,9 @@ from types import SimpleNamespace
 
 from django.conf import settings
 
-from config.client_address import client_address
-from config.redis_clients import redis_client
-from games.outages import UNREACHABLE
+from infra.client_address import client_address
+from infra.outages import UNREACHABLE
+from infra.redis_clients import redis_client
 
 log = logging.getLogger(__name__)
 

@@ -15,10 +15,10 @@ from django.db import transaction
 from django.utils import translation
 from django.utils.translation import gettext as _
 
-from config.site_url import absolute
 from games import signals
 from games.models import Game
 from games.presentation import colour_name, game_url, variant_label
+from infra.site_url import absolute
 
 
 def wants_mail(game, seat):

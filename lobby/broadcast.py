@@ -9,10 +9,10 @@ a version reads its list again (lobby.feed). A change of a table nobody lists
 """
 import logging
 
-from config.redis_clients import redis_client
 from games import broadcast
 from games.models import Game
-from games.outages import UNREACHABLE
+from infra.outages import UNREACHABLE
+from infra.redis_clients import redis_client
 from lobby.counts import counts
 from lobby.drawing import draw_row_in_every_language
 from lobby.listing import row_of

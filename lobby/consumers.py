@@ -12,16 +12,16 @@ from django.template.loader import render_to_string
 from django.utils import translation
 
 from accounts import throttle
-from config.client_address import socket_client_address
 from games import broadcast
 from games.access import Viewer
 from games.consumers import requested_language
+from infra.client_address import socket_client_address
 from lobby import presence
 from lobby.access import can_view
 from lobby.feed import lobby_feed
 from lobby.filters import LOBBY_PAGES, LobbyFilterForm
-from lobby.presentation import render_seats
 from lobby.models import Table
+from lobby.presentation import render_seats
 
 log = logging.getLogger(__name__)
 

@@ -1,7 +1,7 @@
 """The lobby's two counts: people online and games being played.
 
 People online are those with any page of the site open, in any daphne process: every
-page opens the site's socket (config.announcements; social's notification socket for
+page opens the site's socket (lobby.announcements; social's notification socket for
 an account), and each process keeps the people of those sockets (a signed-in account,
 else the session, else the socket) and writes them with the time into one sorted set
 in Redis when they come and every HEARTBEAT seconds; a person counts while written
@@ -19,8 +19,8 @@ from collections import Counter
 import redis
 from django.db import connection
 
-from config.redis_clients import async_redis_client, redis_client
 from games.models import Game
+from infra.redis_clients import async_redis_client, redis_client
 
 log = logging.getLogger(__name__)
 

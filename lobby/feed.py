@@ -27,9 +27,9 @@ from channels.layers import get_channel_layer
 from django.conf import settings
 from django.utils import translation
 
-from games.frames import write_frame
-from games.outages import UNREACHABLE
-from games.per_loop import PerLoop
+from infra.frames import write_frame
+from infra.outages import UNREACHABLE
+from infra.per_loop import PerLoop
 from lobby.broadcast import LOBBY_GROUP, lobby_version
 from lobby.counts import counts
 from lobby.drawing import draw_counts, draw_pages, draw_rows, draw_section, read_drawn

@@ -7,8 +7,8 @@ from datetime import timedelta
 
 from django.utils import timezone
 
-from config.redis_clients import redis_client
 from games.models import Game
+from infra.redis_clients import redis_client
 from lobby import presence
 from lobby.listing import LOBBY_WAITING_FOR
 from lobby.models import Table

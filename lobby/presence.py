@@ -14,7 +14,7 @@ from datetime import timedelta
 import redis
 from django.utils import timezone
 
-from config.redis_clients import redis_client
+from infra.redis_clients import redis_client
 
 log = logging.getLogger(__name__)
 

@@ -159,7 +159,7 @@ def answer_seen(challenge_id, user, now=None):
 def table_reached(user, code, now=None):
     """`user` opened the table that their accepted challenge points to: the answer is seen.
     Written only when there is one to mark: every table page of theirs asks, and a read
-    needs no write lock (config.write_waits) where an UPDATE matching nothing would."""
+    needs no write lock (infra.write_waits) where an UPDATE matching nothing would."""
     unseen = Challenge.objects.filter(challenger=user, status=Challenge.Status.ACCEPTED, table_code=code,
                                       answer_seen_at=None)
     if unseen.exists():

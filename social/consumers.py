@@ -1,6 +1,6 @@
 """/ws/notifications/: the one socket every page of a signed-in person opens.
 
-It carries what the site socket carries (announcements: config.announcements; its
+It carries what the site socket carries (announcements: lobby.announcements; its
 person counted online: lobby.counts) and, for its person, the header's live part (the
 bell's unread count and the open challenges), drawn whole on connect and again
 whenever social.notifications tells the person's group, for the page it is on
@@ -15,11 +15,11 @@ from asgiref.sync import sync_to_async
 from channels.db import database_sync_to_async
 from django.utils import timezone, translation
 
-from config.announcements import GROUP as SITE_GROUP
-from config.announcements import AnnouncementConsumer
 from games import broadcast
 from games.consumers import requested_language
-from games.outages import UNREACHABLE
+from infra.outages import UNREACHABLE
+from lobby.announcements import AnnouncementConsumer
+from lobby.announcements import GROUP as SITE_GROUP
 from social import presence
 from social.live import opened_at, render_live
 from social.notifications import group

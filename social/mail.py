@@ -4,7 +4,7 @@ games.signals.turn_mail_sending)."""
 from django.core.mail import EmailMessage
 from django.utils import translation
 
-from config.site_url import absolute
+from infra.site_url import absolute
 from social import languages, notifications, preferences, presence, unsubscribe
 from social.models import Notification
 

@@ -17,9 +17,9 @@ from django.db import IntegrityError, transaction
 from django.urls import reverse
 from django.utils.translation import gettext as _
 
-from games import sending
-from games.outages import UNREACHABLE
 from games.presentation import variant_label
+from infra import sending
+from infra.outages import UNREACHABLE
 from social.models import Challenge, Notification
 
 log = logging.getLogger(__name__)

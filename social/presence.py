@@ -13,8 +13,8 @@ import time
 
 from django.conf import settings
 
-from config.redis_clients import redis_client
-from games.outages import UNREACHABLE
+from infra.outages import UNREACHABLE
+from infra.redis_clients import redis_client
 
 log = logging.getLogger(__name__)
 

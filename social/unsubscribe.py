@@ -13,7 +13,7 @@ from django.core import signing
 from django.urls import reverse
 from django.utils.translation import gettext as _
 
-from config.site_url import absolute
+from infra.site_url import absolute
 
 SALT = "social.unsubscribe"
 KINDS = {"challenges": "mail_challenges", "turn": "mail_your_turn"}

@@ -8,7 +8,7 @@ from games.models import Game, Move
 
 # Chromium reports every 4xx answer as a console error ("Failed to load resource");
 # refusals are answered 4xx by design, and a write the database kept waiting 503 with
-# Retry-After (config.write_waits), so those lines are left to `Watch._response`.
+# Retry-After (infra.write_waits), so those lines are left to `Watch._response`.
 REFUSED_RESOURCE = re.compile(r"^Failed to load resource: the server responded with a status of (4\d\d|503) ")
 
 

@@ -221,7 +221,7 @@ def web_beating(redis_url):
     import redis as redis_py
 
     from games import downtime
-    from games.outages import UNREACHABLE
+    from infra.outages import UNREACHABLE
 
     client = redis_py.Redis.from_url(redis_url, socket_timeout=2, socket_connect_timeout=2)
     since, stopping = time.time(), threading.Event()

@@ -1,4 +1,4 @@
-// Every page: answers "busy" (HTTP 503 with HX-Reswap: none, config/write_waits.py: the
+// Every page: answers "busy" (HTTP 503 with HX-Reswap: none, infra/write_waits.py: the
 // database kept the write waiting and nothing changed) show their notice, out of band,
 // like any answer rather than as an error; the element that asked stays as it is.
 document.addEventListener("htmx:beforeSwap", function (event) {

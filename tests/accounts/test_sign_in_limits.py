@@ -11,7 +11,7 @@ from django.contrib.auth import get_user_model
 from django.test import Client, RequestFactory
 
 from accounts.models import Profile
-from config.client_address import client_address
+from infra.client_address import client_address
 
 pytestmark = pytest.mark.django_db
 User = get_user_model()

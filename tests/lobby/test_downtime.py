@@ -15,13 +15,13 @@ import pytest
 from django.db import connection
 from django.utils import timezone
 
-from config.redis_clients import redis_client
 from games import Variant, deadlines, downtime, endings, presence
 from games.access import Viewer
 from games.clock import RECONNECT
 from games.models import Game, Move, Seat
 from games.presentation import clocks_view
 from games.services import GameError, flag, give_back_downtime, play_move, timeout_move
+from infra.redis_clients import redis_client
 from lobby import actions
 from tests import servers
 

@@ -4,10 +4,10 @@ for a game whose moves changed."""
 import pytest
 
 from games.broadcast import render_state
-from games.lru import LRU
 from games.models import Game, Move
 from games.record import GameRecord
 from games.services import play_move
+from infra.lru import LRU
 from tests.play.test_moves import new_game, visitor
 
 pytestmark = pytest.mark.django_db

@@ -1,5 +1,5 @@
 """A database another connection keeps locked for longer than a move may wait
-(config.write_waits.REQUEST_LOCK_WAIT), against the real daphne and worker: a move is answered
+(infra.write_waits.REQUEST_LOCK_WAIT), against the real daphne and worker: a move is answered
 "busy, try again" in place (HTTP 503, or a refusal over the game socket) with nothing
 changed, pages that write nothing (/rules/, /healthz) keep being served meanwhile,
 even with more moves waiting than daphne has request threads, and once the lock goes

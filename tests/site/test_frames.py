@@ -1,4 +1,4 @@
-"""A move seen by many spectators is framed once for all of them (games.frames): each
+"""A move seen by many spectators is framed once for all of them (infra.frames): each
 open page on daphne gets the same frame written to its socket, a page in its
 handshake or served elsewhere is sent to as usual, and a page that has left gets
 nothing."""
@@ -12,7 +12,7 @@ from autobahn.twisted.websocket import WebSocketServerFactory
 
 from games import Variant
 from games.access import Viewer
-from games.frames import KnowsDaphneProtocol, write_frame
+from infra.frames import KnowsDaphneProtocol, write_frame
 from lobby import actions
 from tests.people import make_user
 from tests.site.test_two_daphnes import Player, legal_square, state_at

@@ -1,6 +1,6 @@
 """Only the games app writes a game: games/services.py and games/seating.py change
 Game, Seat and Move rows (and take their row locks); lobby, accounts, chat and config
-read them and call those modules.
+read them and call those modules; infra does not touch them.
 
 Read from the source with ast. A write is a call of one of WRITES on an expression
 that reaches those rows: the models themselves (`Seat.objects.filter(...).update()`,
@@ -14,7 +14,7 @@ import re
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
-OUTSIDE = ("lobby", "accounts", "social", "chat", "config")
+OUTSIDE = ("infra", "lobby", "accounts", "social", "chat", "config")
 MODELS = {"Game", "Seat", "Move"}
 RELATED = {"seats", "moves"}  # Game.seats, Game.moves, User.seats
 WRITES = {"save", "delete", "create", "get_or_create", "update_or_create", "update", "bulk_create", "bulk_update",

@@ -1,10 +1,15 @@
-"""Imports point one way: the site (lobby, accounts) builds on games, never the
-reverse; and the core (everything under games/rules and games/ai, however it is
-divided into sub-packages) imports nothing of the site: no Django or the site's
-other frameworks, no games module outside the core (models, services...), only the
-`games` package itself, whose __init__ only re-exports the rules.
+"""Imports point down only. The layers, lowest first:
 
-Read from the source with ast, counting imports inside functions too.
+    the rules core (games.rules, games.ai) < infra < games < accounts < lobby
+    < social < chat < config
+
+A module imports its own layer and those below it, never one above (imports inside
+functions count). The core imports nothing of the site (no Django or the site's other
+frameworks, no games module outside the core, only the `games` package itself, whose
+__init__ only re-exports the rules). config is the top: nothing imports it, and of its
+modules only the wiring ones (WIRING) import the apps.
+
+Read from the source with ast.
 """
 import ast
 from pathlib import Path
@@ -60,17 +65,93 @@ def test_the_core_is_found():
     assert {"games.rules", "games.rules.board", "games.ai", "games.ai.search"} <= names
 
 
-def test_games_imports_none_of_lobby_accounts_social_or_chat():
-    wrong = sorted(f"{module_name(path)} imports {name}"
-                   for path in (ROOT / "games").rglob("*.py") for name in imported_names(path)
-                   if any(within(name, app) for app in ("lobby", "accounts", "social", "chat")))
+# Lowest first.
+LAYERS = (
+    CORE,  # the rules core and the computer players: no Django
+    ("infra",),  # Redis clients, per-loop objects, sends, frames, caches: no app
+    ("games",),  # the Django side of a game
+    ("accounts",),
+    ("lobby",),  # online tables (opens them with accounts' players)
+    ("social",),  # people around the board: builds on lobby and accounts
+    ("chat",),  # chat at a table: asks social who blocks whom
+    ("config",),  # settings and wiring: nothing imports it
+)
+
+# The modules of config that wire the apps in, and so import them. Every other module
+# of config is the server's own plumbing (request threads, body limit, Celery's broker,
+# /healthz...) and imports no app.
+WIRING = {"config", "config.settings", "config.asgi", "config.routing", "config.urls", "config.celery",
+          "config.context_processors", "config.runsite"}
+APPS = ("games", "lobby", "accounts", "social", "chat")
+
+
+def layer_of(name):
+    """The index in LAYERS of the module `name`, by its longest matching prefix, or None
+    for a module that is not ours (the standard library, Django...)."""
+    if name == "games":  # the bare package: its __init__ only re-exports the core (below)
+        return 0
+    matches = [(len(prefix), index) for index, prefixes in enumerate(LAYERS) for prefix in prefixes
+               if within(name, prefix)]
+    return max(matches)[1] if matches else None
+
+
+def arrows_up(importer, names):
+    here = layer_of(importer)
+    return sorted(f"{importer} imports {name}" for name in names
+                  if layer_of(name) is not None and layer_of(name) > here)
+
+
+def our_files():
+    tops = sorted({prefix.split(".")[0] for prefixes in LAYERS for prefix in prefixes})
+    return [path for top in tops for path in (ROOT / top).rglob("*.py")]
+
+
+def test_the_layers_cover_every_module_of_ours():
+    names = {module_name(path) for path in our_files()}
+    assert {"infra.redis_clients", "infra.outages", "games.services", "lobby.actions", "config.asgi"} <= names
+    assert all(layer_of(name) is not None for name in names)
+    assert layer_of("infra.per_loop") < layer_of("games.services") < layer_of("lobby.actions")
+
+
+def test_every_import_points_down_the_layers():
+    wrong = [arrow for path in our_files() for arrow in arrows_up(module_name(path), imported_names(path))]
     assert wrong == []
+
+
+def test_config_imports_the_apps_only_in_its_wiring_modules():
+    wrong = sorted(f"{module_name(path)} imports {name}"
+                   for path in (ROOT / "config").rglob("*.py") if module_name(path) not in WIRING
+                   for name in imported_names(path) if any(within(name, app) for app in APPS))
+    assert wrong == []
+
+
+def test_the_layer_check_sees_an_arrow_up():
+    # The check itself can fail: each of these points up, some only inside a function.
+    for importer, package, source in (
+            ("infra.sending", ["infra"], "from games.models import Game"),
+            ("infra.per_loop", ["infra"], "def f():\n    from config.settings import DEBUG"),
+            ("games.deadlines", ["games"], "from config import settings"),
+            ("games.services", ["games"], "def f():\n    from lobby import actions"),
+            ("lobby.actions", ["lobby"], "from social.relations import is_blocked"),
+            ("accounts.views", ["accounts"], "import chat.rooms"),
+            ("accounts.views", ["accounts"], "from lobby.models import Table"),
+            ("games.rules.board", ["games", "rules"], "from infra.lru import LRU"),
+            ("games.rules.board", ["games", "rules"], "from .. import models")):
+        assert arrows_up(importer, names_in(source, package)), (importer, source)
+    for importer, package, source in (
+            ("games.services", ["games"], "from infra.outages import UNREACHABLE"),
+            ("games.services", ["games"], "from games import Board"),
+            ("lobby.actions", ["lobby"], "from accounts.models import Player"),
+            ("chat.rooms", ["chat"], "from social.relations import is_blocked"),
+            ("config.asgi", ["config"], "from games.web_heartbeat import beat_while_listening"),
+            ("infra.redis_clients", ["infra"], "from django.conf import settings")):
+        assert not arrows_up(importer, names_in(source, package)), (importer, source)
 
 
 # The site: our Django apps and settings, and the frameworks they run on. (The offline
 # trainer's numerical libraries are not the site; the runtime's standard-library-only
 # rule is checked by running them in a bare interpreter: tests/ai/test_standalone.py.)
-SITE = {"accounts", "lobby", "social", "chat", "config", "django", "channels", "channels_redis", "daphne", "celery", "kombu",
+SITE = {"accounts", "lobby", "social", "chat", "config", "infra", "django", "channels", "channels_redis", "daphne", "celery", "kombu",
         "redis", "django_htmx", "whitenoise", "psycopg", "dj_database_url"}
 
 

@@ -5,7 +5,7 @@ import asyncio
 import pytest
 import websockets
 
-from config.announcements import announce
+from lobby.announcements import announce
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
 
@@ -18,7 +18,7 @@ async def test_a_message_sent_by_a_worker_reaches_every_open_page(live_site):
     async with websockets.connect(ws_url(live_site, "/ws/site/"), origin=live_site.url) as first, \
             websockets.connect(ws_url(live_site, "/ws/site/"), origin=live_site.url) as second:
         # Both have joined the group: a socket is accepted once its subscription is sent to
-        # Redis (config.announcements), before anything the worker publishes after it.
+        # Redis (lobby.announcements), before anything the worker publishes after it.
         result = await asyncio.to_thread(lambda: announce.delay("Restart in 5 minutes <soon>").get(timeout=20))
         assert result == len("Restart in 5 minutes <soon>")
         for page in (first, second):

@@ -108,10 +108,10 @@ def test_each_task_is_routed_to_its_queue(empty_broker):
     scheduling.credit_downtime()
     scheduling.analyse_game(4)
     scheduling.send("games.sweep_overdue", ())
-    scheduling.send("config.announce", ("a notice",))
+    scheduling.send("lobby.announce", ("a notice",))
     assert queued(empty_broker.url) == {
         "timeouts": ["games.sweep_overdue", "games.credit_downtime", "games.timeout_move"],  # newest first
-        "tables": ["config.announce", "games.table_move"],
+        "tables": ["lobby.announce", "games.table_move"],
         "visitors": ["games.computer_move"],
         "analysis": ["games.analyse_game"],
     }

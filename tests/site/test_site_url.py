@@ -1,5 +1,5 @@
 """`make run` gives each of its parts the address it serves on, so the links of the mail
-its workers send open (config/runsite.py, config/site_url.py); SITE_URL set by hand wins."""
+its workers send open (config/runsite.py, infra/site_url.py); SITE_URL set by hand wins."""
 from config.runsite import parts_env, served_at
 
 

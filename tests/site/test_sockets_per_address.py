@@ -1,7 +1,7 @@
 """One address may hold at most WEBSOCKETS_PER_ADDRESS open websockets on a daphne, over
 every route together (config.socket_limit): the next is closed at once with 4429,
 another address is still served, and a socket that closes frees its place. The
-address is the client's by the trusted-proxy rule (config.client_address): this
+address is the client's by the trusted-proxy rule (infra.client_address): this
 daphne trusts 127.0.0.1, so X-Forwarded-For names the client."""
 import asyncio
 import time

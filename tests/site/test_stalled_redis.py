@@ -19,8 +19,8 @@ from django.test import override_settings
 
 from chat import limits
 from config.embedded_redis import EmbeddedRedis
-from config.redis_clients import redis_client
 from games import presence as game_presence
+from infra.redis_clients import redis_client
 from lobby import counts, presence as lobby_presence
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -85,11 +85,11 @@ async def test_a_sockets_presence_mark_fails_instead_of_waiting(paused_redis):
     assert await game_presence.arrive("abcd", "black", "channel-1") is True
 
 
-def test_no_module_but_config_redis_clients_makes_its_own_client():
+def test_no_module_but_infra_redis_clients_makes_its_own_client():
     makers = []
-    for app in ("accounts", "chat", "config", "games", "lobby", "social"):
+    for app in ("accounts", "chat", "config", "games", "infra", "lobby", "social"):
         for path in (ROOT / app).rglob("*.py"):
             for node in ast.walk(ast.parse(path.read_text())):
                 if isinstance(node, ast.Attribute) and node.attr == "from_url":
                     makers.append(str(path.relative_to(ROOT)))
-    assert sorted(set(makers)) == ["config/redis_clients.py"]
+    assert sorted(set(makers)) == ["infra/redis_clients.py"]

@@ -1,5 +1,5 @@
 """Every write of a request, not only a move, meets a database another connection keeps
-locked (config.write_waits), against the real daphne and worker: a chat message (form,
+locked (infra.write_waits), against the real daphne and worker: a chat message (form,
 htmx and socket), a sign-up, a sign-in and a new game against the computer are each
 answered "busy, try again" within a few seconds, in the page's language (HTTP 503; in
 place for htmx; the chat's notice line over the socket), with nothing changed; /rules/

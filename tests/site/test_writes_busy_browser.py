@@ -1,6 +1,6 @@
 """A write a person makes with htmx while another connection holds the database's lock,
 in Chromium against the real site: the page says at once that the site is busy (the
-notice under the header, config.write_waits), with no console error and the page left
+notice under the header, infra.write_waits), with no console error and the page left
 as it was; nothing changed; once the lock goes, the same change goes through."""
 import pytest
 from django.db import connection

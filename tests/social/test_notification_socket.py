@@ -65,7 +65,7 @@ async def test_a_visitor_and_a_foreign_page_get_no_notification_socket():
 
 
 async def test_a_signed_in_page_still_gets_the_sites_announcements():
-    from config.announcements import announce_now
+    from lobby.announcements import announce_now
 
     bob = await sync_to_async(make_user)("bob")
     page, _ = await socket_of(bob)

@@ -1,7 +1,8 @@
 """Each daphne process beats in Redis (games.downtime.beat) every BEAT seconds from
 the moment it listens until it stops, on its event loop: a daphne that cannot run its
 loop cannot take a move either. The workers' clocks flag nobody while no daphne beats,
-and the first daphne back after an outage records it (docs/rules.md §11.3)."""
+and the first daphne back after an outage records it (docs/rules.md §11.3). Wired in
+config.asgi."""
 import asyncio
 import logging
 import time
@@ -10,9 +11,9 @@ log = logging.getLogger(__name__)
 
 
 async def keep_beating():
-    from config.redis_clients import async_redis_client
     from games import downtime
-    from games.outages import UNREACHABLE
+    from infra.outages import UNREACHABLE
+    from infra.redis_clients import async_redis_client
 
     since = time.time()
     failing = False

@@ -57,7 +57,7 @@ class WritesBusy(OperationalError):
 
 def bound_request_writes():
     """From now on this process's connections are the web's (daphne's): bounded waits."""
-    connection_created.connect(_bound, dispatch_uid="config.write_waits")
+    connection_created.connect(_bound, dispatch_uid="infra.write_waits")
     connections.close_all()  # any opened before (at start-up) is opened again, bounded
 
 

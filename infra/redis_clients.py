@@ -6,7 +6,7 @@ Every client gives up after TIMEOUT seconds. A Redis that is down refuses at onc
 that is stalled (a paused process, a full network path) would otherwise hold a request,
 a worker's clock or a socket's connect for as long as it stays stalled. The timeout
 raises redis.TimeoutError, a RedisError like a refused connection, which every caller
-already handles as Redis being away (games.outages).
+already handles as Redis being away (infra.outages).
 """
 from functools import lru_cache
 
@@ -14,7 +14,7 @@ import redis
 import redis.asyncio
 from django.conf import settings
 
-from games.per_loop import PerLoop
+from infra.per_loop import PerLoop
 
 TIMEOUT = 2  # seconds; each of these commands takes well under a millisecond
 

@@ -1,14 +1,18 @@
 """Site-wide announcements, pushed live to every open page.
 
 An operator announces maintenance ("the server restarts in five minutes") with
-`python -m config.announcements "text"`; the text reaches every page through the
+`python -m lobby.announcements "text"`; the text reaches every page through the
 channel layer, from whichever process sends it (a Celery worker, a shell).
+
+The site socket lives in lobby because it is what counts people online (lobby.counts);
+social's notification socket builds on it. Routed in config.routing.
 """
 from celery import shared_task
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.template.loader import render_to_string
 
-from games import broadcast, sending
+from games import broadcast
+from infra import sending
 from lobby import counts as online
 
 GROUP = "site"
@@ -42,7 +46,7 @@ def announce_now(text):
     sending.group_send(GROUP, {"type": "site.announcement", "html": html})
 
 
-@shared_task(name="config.announce", ignore_result=False)  # a shell may wait for it
+@shared_task(name="lobby.announce", ignore_result=False)  # a shell may wait for it
 def announce(text):
     announce_now(text)
     return len(text)
