@@ -140,7 +140,7 @@ def test_make_run_says_at_start_when_the_computer_players_run_without_the_compil
     """A Python the core was not built for still serves, on the pure-Python engine: the
     launcher's first lines say so, before "Reversi is running"."""
     env = {key: value for key, value in os.environ.items() if key not in NOT_A_NEWCOMERS}
-    env.update(GAMES_AI_ENGINE="python", PORT=str(free_port()), VAR_DIR=str(tmp_path),
+    env.update(GAMES_AI_ENGINE="python", GAMES_AI_REQUIRE_CORE="0", PORT=str(free_port()), VAR_DIR=str(tmp_path),
                DATABASE_URL=f"sqlite:///{tmp_path}/db.sqlite3")
     log_path = tmp_path / "run.log"
     with open(log_path, "wb") as log:
