@@ -315,39 +315,31 @@ def _announce_finish(game, outcome):
 def finish_early(game, record, outcome, ending, **also):
     """End `game` now, at the position `record` holds, with `outcome` (Board.decided):
     resigned, agreed drawn, claimed (games.endings), lost on time (flag). `also`: more
-    Game fields to write. Inside the caller's transaction, under the game row's lock;
-    the update is conditional on the ply read under it, so a move that got in first
-    makes this a StaleMove and nothing changes. The clocks stop as they stand: the
-    pushed state shows them as the game ended."""
-    now = timezone.now()
-    stopped = stop_clock(game, now)
-    changes = {"status": Game.Status.FINISHED, "ending": ending, "turn": "", "deadline": None,
-               "winner": outcome.winner or "", "counts": outcome.counts, "score": outcome.score,
-               "draw_offer": "", "finished_at": now, "updated_at": now, **also}
-    updated = Game.objects.filter(pk=game.pk, ply=game.ply, status=Game.Status.PLAYING).update(
-        version=F("version") + 1, **changes)
-    if updated != 1:
-        raise StaleMove(_("The game has moved on; here is the current position."))
-    if stopped is not None:
-        Seat.objects.filter(pk=stopped.pk).update(remaining=stopped.remaining)
-    for field, value in changes.items():
-        setattr(game, field, value)
-    game.version += 1
-    _announce_finish(game, outcome)
-    transaction.on_commit(lambda: game_changed(game.pk, schedule=False, record=record))
-    return game
+    Game fields to write. Inside the caller's transaction, under the game row's lock
+    (_end_now)."""
+    return _end_now(game, record, {"ending": ending, "winner": outcome.winner or "", "counts": outcome.counts,
+                                   "score": outcome.score, **also}, outcome)
 
 
 def abort_game(game, record):
-    """End `game` now as aborted: won by nobody, not rated (no game_finished), the clocks
-    stopped as they stand; a player aborted it before everyone moved (games.endings) or
-    one did not make their first move in time (flag). Under the game row's lock, in the
-    caller's transaction, conditional on the ply read under it (else StaleMove)."""
+    """End `game` now as aborted: won by nobody, not rated (no game_finished); a player
+    aborted it before everyone moved (games.endings) or one did not make their first
+    move in time (flag). Inside the caller's transaction, under the game row's lock
+    (_end_now)."""
+    return _end_now(game, record, {"ending": Game.Ending.ABORTED, "winner": "", "counts": record.board.counts(),
+                                   "score": {}})
+
+
+def _end_now(game, record, result, outcome=None):
+    """Finish `game` now with `result` (its ending, winner, counts, score...): the clocks
+    stop as they stand, so the pushed state shows them as the game ended; with an
+    `outcome`, the apps above are told how the seats ranked. The update is conditional
+    on the ply read under the caller's lock, so a move that got in first makes this a
+    StaleMove and nothing changes."""
     now = timezone.now()
     stopped = stop_clock(game, now)
-    changes = {"status": Game.Status.FINISHED, "ending": Game.Ending.ABORTED, "turn": "", "deadline": None,
-               "winner": "", "counts": record.board.counts(), "score": {}, "draw_offer": "",
-               "finished_at": now, "updated_at": now}
+    changes = {"status": Game.Status.FINISHED, "turn": "", "deadline": None, "draw_offer": "",
+               "finished_at": now, "updated_at": now, **result}
     if Game.objects.filter(pk=game.pk, ply=game.ply, status=Game.Status.PLAYING).update(
             version=F("version") + 1, **changes) != 1:
         raise StaleMove(_("The game has moved on; here is the current position."))
@@ -356,6 +348,8 @@ def abort_game(game, record):
     for field, value in changes.items():
         setattr(game, field, value)
     game.version += 1
+    if outcome is not None:
+        _announce_finish(game, outcome)
     transaction.on_commit(lambda: game_changed(game.pk, schedule=False, record=record))
     return game
 
