@@ -42,7 +42,7 @@ def server_now(game):
 
 def ping(token):
     """Asks the page to answer {"pong": token} at once: the round trip is a player's lag
-    credit on a clock (games.clock.Clock.lag_credit)."""
+    credit on a clock (games.turn.clock.Clock.lag_credit)."""
     return f'<div id="clock-ping" hidden hx-swap-oob="true" data-ping="{token}"></div>'
 
 

@@ -3,7 +3,7 @@
 A player's deadline is a column of their game (Game.deadline, set by deadline_for
 when their turn begins). They are *due* a grace after it (is_due, read by the move
 path, the time-out itself and the clocks). Every sum on time (the deadline, the grace,
-the lag credit, the downtime given back) is the game's Clock's (games.clock,
+the lag credit, the downtime given back) is the game's Clock's (games.turn.clock,
 docs/rules.md §11.3); this module reads and writes the games it concerns.
 
 A time-out is always made by a Celery worker (the task games.timeout_move), never
@@ -30,7 +30,7 @@ from django.db.models import Q
 from django.utils import timezone
 
 from games import downtime, scheduling
-from games.clock import Clock, Turn
+from games.turn.clock import Clock, Turn
 from games.models import Game
 from infra.redis_clients import redis_client
 
@@ -42,7 +42,7 @@ CLAIM_SECONDS = 10
 
 
 def clock_of(game):
-    """The Clock (games.clock) of `game`'s time control: every sum on its time."""
+    """The Clock (games.turn.clock) of `game`'s time control: every sum on its time."""
     return Clock(control=game.time_control, total=game.time_total, increment=game.time_increment,
                  move_limit=settings.MOVE_TIME_LIMIT, move_grace=settings.MOVE_TIME_GRACE)
 

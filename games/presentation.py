@@ -306,7 +306,7 @@ def clocks_view(game, seats, now=None):
     when the turn began, what it shows `now`, whether it runs and, running, the instant
     its turn began (seconds since the epoch: after an outage a little ahead), from which
     the page counts it down on the server's time (static/js/clocks.js). Correspondence
-    shows only the player to move's. Every sum is the game's Clock's (games.clock)."""
+    shows only the player to move's. Every sum is the game's Clock's (games.turn.clock)."""
     if game.kind != game.Kind.TABLE or game.time_control == game.TimeControl.MOVE or game.status == game.Status.WAITING:
         return []
     clock = deadlines.clock_of(game)

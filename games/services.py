@@ -502,7 +502,7 @@ def forfeit_seat(game, seat, **also):
 
 def record_lag(game, viewer, round_trip):
     """The round trip just measured on a player's game socket (games.consumers): their
-    lag credit on a clock from their next turn on (games.clock.Clock.lag_credit)."""
+    lag credit on a clock from their next turn on (games.turn.clock.Clock.lag_credit)."""
     seat = viewer.seat_in(game)
     if seat is not None and game.time_control == Game.TimeControl.CLOCK:
         Seat.objects.filter(pk=seat.pk).update(lag=round(max(0.0, round_trip), 3))

@@ -1,5 +1,5 @@
 // The clocks of a clock or correspondence game (docs/rules.md §11.3). The server keeps
-// them and computes every time (games.clock): each state it sends carries each clock's
+// them and computes every time (games.turn.clock): each state it sends carries each clock's
 // seconds when the turn began (data-remaining), for the running one the instant its
 // turn began (data-started; after an outage a little ahead, so it waits till then),
 // the instant a first move's time is up (#first-move, data-due: the game is then

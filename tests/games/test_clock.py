@@ -1,4 +1,4 @@
-"""The Clock on its own (games.clock, docs/rules.md §11.3): plain values and an injected
+"""The Clock on its own (games.turn.clock, docs/rules.md §11.3): plain values and an injected
 `now`, no Django, no database."""
 from datetime import datetime, timedelta, timezone
 
@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from games.clock import CLOCK, DAYS, MAX_LAG_CREDIT, MOVE, RECONNECT, Clock, Turn
+from games.turn.clock import CLOCK, DAYS, MAX_LAG_CREDIT, MOVE, RECONNECT, Clock, Turn
 
 T = datetime(2026, 1, 1, 12, 0, tzinfo=timezone.utc)
 

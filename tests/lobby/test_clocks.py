@@ -12,7 +12,7 @@ from django.utils import timezone
 
 from games import Variant, deadlines
 from games.access import Viewer
-from games.clock import MAX_LAG_CREDIT, Clock
+from games.turn.clock import MAX_LAG_CREDIT, Clock
 from games.models import Game, Move, Seat
 from games.services import OutOfTime, play_move
 from games.tasks import timeout_move as timeout_task

@@ -17,7 +17,7 @@ from playwright.sync_api import expect
 
 from games import Variant
 from games.access import Viewer
-from games.clock import MAX_LAG_CREDIT
+from games.turn.clock import MAX_LAG_CREDIT
 from games.models import Game, Move, Seat
 from games.services import play_move
 from lobby import actions

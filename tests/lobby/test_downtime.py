@@ -17,7 +17,7 @@ from django.utils import timezone
 
 from games import Variant, deadlines, downtime, endings, presence
 from games.access import Viewer
-from games.clock import RECONNECT
+from games.turn.clock import RECONNECT
 from games.models import Game, Move, Seat
 from games.presentation import clocks_view
 from games.services import GameError, flag, give_back_downtime, play_move, timeout_move

@@ -1,6 +1,6 @@
 """Imports point down only. The layers, lowest first:
 
-    the rules core (games.rules, games.ai) < infra < games < accounts < lobby
+    the rules core (games.rules, games.ai, games.turn) < infra < games < accounts < lobby
     < social < chat < config
 
 A module imports its own layer and those below it, never one above (imports inside
@@ -15,7 +15,7 @@ import ast
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
-CORE = ("games.rules", "games.ai")
+CORE = ("games.rules", "games.ai", "games.turn")
 
 
 def module_name(path):
