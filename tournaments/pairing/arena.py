@@ -71,15 +71,16 @@ def _match(players, bottom, neighbours):
         for b in players[index + 1:index + 1 + neighbours]:
             if a.last_opponent == b.id or b.last_opponent == a.id:
                 continue
-            graph.add_edge(a.id, b.id, weight=_weight(a, b, bottom))
+            graph.add_edge(a.id, b.id, weight=10**9 - cost(a, b, bottom))
     by_id = {player.id: player for player in players}
     return [(by_id[a], by_id[b]) for a, b in networkx.max_weight_matching(graph, maxcardinality=True)]
 
 
-def _weight(a, b, bottom):
+def cost(a, b, bottom):
+    """What pairing `a` with `b` costs: their rank difference, weighed more near the top
+    (`bottom` is the lowest rank), plus their rating difference."""
     factor = 300 + 1700 * (bottom - min(a.rank, b.rank)) // max(bottom, 1)
-    cost = factor * abs(a.rank - b.rank) + abs(a.rating - b.rating)
-    return 10**9 - cost
+    return factor * abs(a.rank - b.rank) + abs(a.rating - b.rating)
 
 
 def _colours(a, b):
