@@ -51,6 +51,9 @@ def test_the_last_opponent_is_never_paired_again_at_once():
     assert {frozenset(pair) for pair in arena.pair_wave(waiting)} == {frozenset((10, 12)), frozenset((11, 13))}
     two = waiting[:2]
     assert arena.pair_wave(two) == []
+    # The last to come would wait, but one of the two who just met can play them.
+    three = two + [Waiting(12, 3, 1500, since=9.0)]
+    assert [set(pair) for pair in arena.pair_wave(three)] == [{11, 12}]
 
 
 def test_the_one_who_moved_first_less_often_moves_first():

@@ -10,14 +10,15 @@ less that cost. A player is never paired with their last opponent (no edge). Onl
 time down the ranking (whoever a group leaves out joins the next): the blossom
 algorithm is cubic in pure Python, and a pair further apart would cost more than any
 rating difference saves. A group that the window leaves short is matched again over
-all its pairs. With an odd count, whoever started waiting last (then the lowest ranked) waits for the
-next wave. Colours: whoever has moved
-first less often moves first (then whoever moved second last time; then the higher rank).
+all its pairs. With an odd count, whoever started waiting last (then the lowest
+ranked) is set aside for the next wave, unless someone is left over whom they can play
+(two who just met each other, say). Colours: whoever has moved first less often moves
+first (then whoever moved second last time; then the higher rank).
 
 Scoring: a win 2, a draw 1, a loss 0. After two wins in a row a player is "on fire":
 their games score double (a win 4, a draw 2) until a game is not won. Berserk (half the
-clock) adds 1 to a win (not doubled on fire), but not when the game lasted fewer than `min_berserk_moves`
-moves of the whole game (a quick game would make berserk free).
+clock) adds 1 to a win (not doubled on fire), but not when the game lasted fewer than
+`min_berserk_moves` moves in all (a quick game would make berserk free).
 """
 from dataclasses import dataclass
 
@@ -50,8 +51,9 @@ def pair_wave(waiting, ranks_in_arena=None):
     if len(players) < 2:
         return []
     bottom = ranks_in_arena or max(player.rank for player in players)
-    if len(players) % 2:
-        players.remove(max(players, key=lambda player: (player.since, player.rank)))
+    aside = max(players, key=lambda player: (player.since, player.rank)) if len(players) % 2 else None
+    if aside:
+        players.remove(aside)
     pairs, left = [], []
     for start in range(0, len(players), GROUP):
         group = left + players[start:start + GROUP]
@@ -61,6 +63,8 @@ def pair_wave(waiting, ranks_in_arena=None):
         pairs += matched
         paired = {player.id for pair in matched for player in pair}
         left = [player for player in group if player.id not in paired]
+    if aside and left:
+        pairs += _match(left + [aside], bottom, len(left))
     pairs.sort(key=lambda pair: min(pair[0].rank, pair[1].rank))
     return [_colours(a, b) for a, b in pairs]
 

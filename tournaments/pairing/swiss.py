@@ -2,11 +2,18 @@
 
 The pairing itself is py4swiss's (MIT; its Dutch engine gives bbpPairings' pairings, and
 uses bbpPairings' maximum-weight matching, compiled). We hand it the tournament so far
-as a TRF (`trf`) and read back who plays whom:
+as a TRF (`trf`) and read back who plays whom.
+
+The input is the history as stored (`records`): the entrants (id, rating, late entry,
+withdrawal), the games (opponents, who moved first, results) and the byes. A summary
+per player (score, colours, opponents, had a bye) would not do: the Dutch system
+also weighs who floated up or down a score group in each of the last two rounds,
+which needs every round's scores.
 
 - Colours: the engine's White is our first player (who moves first: Black in Othello).
   It balances colours and never gives anyone the same colour three times running or a
-  colour difference beyond two (the Dutch system's absolute colour rules).
+  colour difference beyond two (the Dutch system's absolute colour rules, which it
+  relaxes only between top scorers in the last round).
 - Nobody meets the same opponent twice, nor a pair in `forbidden` (say, two accounts of
   one household). A forfeit is no meeting: as FIDE rules, the two may be paired again.
 - Bye: with an odd number of players, one gets the pairing bye, worth `bye_points`
@@ -16,8 +23,8 @@ as a TRF (`trf`) and read back who plays whom:
   entrants join in their `joined_round` with their `entry_points`, counted as score for
   pairing (and in `standings`).
 
-Raises `Unpairable` when no pairing keeps those rules (e.g. three players left, two of
-whom have met and the third had the bye).
+Raises `Unpairable` when no pairing keeps those rules (e.g. three players who have all
+met one another and all had the bye).
 """
 from dataclasses import dataclass
 
