@@ -265,6 +265,7 @@ def game_from_board(board: Board, *, black: str = "", white: str = "", black_rat
         raise FormatError("the octagon has no GGF board type", "octagon")
     if v.players != 2 or v.free_opening or v.blocked:
         raise FormatError(f"GGF cannot hold a {v.label} game", "variant", variant=v.label)
+    given_start = start is not None
     if start is None:
         start = Board(v)  # a handicap's corner stones are part of it, and so of BO
     size = v.geometry.width
@@ -283,9 +284,12 @@ def game_from_board(board: Board, *, black: str = "", white: str = "", black_rat
     props = [(k, _escape(val)) for k, val in props if val != "" or k in ("PB", "PW")]
     for colour, move in zip(_colours_of(start, board.history), board.history):
         props.append(("B" if colour == "black" else "W", "PA" if move == "pass" else move))
-    replay = start.copy(history=False)
-    for move in board.history:
-        replay.push(move)
+    if given_start:  # the history must be a game from that position
+        replay = start.copy(history=False)
+        for move in board.history:
+            replay.push(move)
+    else:
+        replay = board.copy()
     return GgfGame(props, v, start.copy(history=False), replay, list(board.history))
 
 

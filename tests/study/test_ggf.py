@@ -56,7 +56,8 @@ def test_results(text, flag, score):
 
 @settings(PROPERTY, max_examples=20)
 @given(seed=st.integers(0, 2**32), variant=st.sampled_from(TWO_PLAYER), plies=st.integers(0, 130),
-       black=st.text(max_size=12) | st.sampled_from(["x;)y", "(;GM[", "a]b"]), rating=st.none() | st.floats(0, 3000, allow_nan=False).map(lambda r: round(r, 2)))
+       black=st.text(max_size=12) | st.sampled_from(["x;)y", "(;GM[", "a]b"]),
+       rating=st.none() | st.floats(0, 3000, allow_nan=False).map(lambda r: round(r, 2)))
 def test_any_legal_game_to_ggf_and_back(seed, variant, plies, black, rating):
     board = random_game(variant, seed, plies)
     game = game_from_board(board, black=black, white="computer", black_rating=rating, time_control="05:00//00:00",
