@@ -154,14 +154,15 @@ def _replay(codes: bytes, number: int) -> tuple[tuple[str, ...], int]:
             raise FormatError(f"{code} is no square (10 x row + column, 11 to 88)", "move-code", game=number, move=i,
                               value=code)
         square, bit = entry
-        legal = _G.moves(own, opp)
-        if not legal and _G.moves(opp, own):
+        # a move is legal when its square is empty and it flips; only when it flips
+        # nothing is the full move list needed, to see whether the side to move passes
+        f = 0 if bit & (own | opp) else _G.flips(bit, own, opp)
+        if not f and not bit & (own | opp) and not _G.moves(own, opp) and _G.moves(opp, own):
             own, opp = opp, own  # the side to move has none: it passes
             passes += 1
-            legal = _G.moves(own, opp)
-        if not bit & legal:
+            f = _G.flips(bit, own, opp)
+        if not f:
             raise _illegal(moves + [square], number)
-        f = _G.flips(bit, own, opp)
         own, opp = opp & ~f, own | bit | f
         moves.append(square)
     return tuple(moves), passes
