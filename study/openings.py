@@ -79,19 +79,20 @@ class OpeningBook:
 
     def __init__(self, openings):
         self.openings: list[Opening] = []
-        self._root = _Node(Board(_VARIANT))
-        self._boards = {id(self._root): Board(_VARIANT)}
+        start = Board(_VARIANT)
+        self._root = _Node(start)
+        boards = {self._root: start}  # each node's position, needed only while building
         for opening in openings:
-            self._insert(opening)
-        del self._boards  # only needed while building
+            self._insert(opening, boards)
 
-    def _insert(self, opening: Opening) -> None:
-        node, board, mapping = self._root, self._boards[id(self._root)], _IDENTITY
+    def _insert(self, opening: Opening, boards: dict) -> None:
+        node, mapping = self._root, _IDENTITY
+        board = boards[node]
         for number, move in enumerate(opening.moves, 1):
             found = self._step(node, mapping, move)
             if found is not None:
                 node, mapping = found
-                board = self._boards[id(node)]
+                board = boards[node]
                 continue
             square = mapping.get(move, move)
             child_board = board.copy(history=False)
@@ -100,7 +101,7 @@ class OpeningBook:
             except IllegalMoveError as exc:
                 raise ValueError(f"{opening.english}: move {number} ({move}) is illegal: {exc}") from None
             child = node.children[square] = _Node(child_board)
-            self._boards[id(child)] = child_board
+            boards[child] = child_board
             node, board = child, child_board
         if node.opening is not None:
             raise ValueError(f"{opening.english} repeats the line of {node.opening.english}")
