@@ -13,9 +13,10 @@ result for black (``+12.000``, ``-3.00:r``; ``:r`` resigned, ``:t`` out of time,
 row by row in ``-*O``, side to move), then the moves ``B[sq/eval/time]`` and
 ``W[...]``, a pass being ``PA``.
 
-The type (``TY``) is the board size, followed by letters: ``a`` anti, ``r<n>`` a
-random start of n discs (the position is in ``BO``), ``k`` komi and ``s``
-synchro games.  The site plays 6x6, 8x8 and 10x10 two-player games, Reversi or
+The type (``TY``) follows the server's game-type syntax, ``[s]<size>[k][r<n>][a][b|w]``
+in either case: the board size; ``k`` komi; ``r<n>`` a random start of n discs
+(the position is in ``BO``); ``a`` anti; ``b``/``w`` the asker's colour (no
+matter here); a leading ``s`` a synchro match of two games.  The site plays 6x6, 8x8 and 10x10 two-player games, Reversi or
 Anti; komi and synchro games are refused, and so is writing an octagon, 3-4
 player, free-opening or blocked-square game, for which GGF has no type.
 
@@ -39,7 +40,7 @@ from .errors import FormatError
 __all__ = ["GgfGame", "GgfResult", "game_from_board", "iter_ggf", "read_ggf", "write_ggf"]
 
 _PROPERTY = re.compile(r"\s*([A-Z]{1,2})\[((?:\\.|[^\]\\])*)\]", re.DOTALL)
-_TYPE = re.compile(r"^(?P<synchro>s)?(?P<size>\d+)(?P<flags>(?:[ak]|r\d*)*)$")
+_TYPE = re.compile(r"^(?P<synchro>s)?(?P<size>\d+)(?P<flags>(?:[akbw]|r\d*)*)$", re.IGNORECASE)
 _RESULT = re.compile(r"^\s*(?P<score>[+-]?\d+(?:\.\d*)?)\s*(?::(?P<flag>[rts]))?\s*$")
 _SIZES = {6: "6x6", 8: "8x8", 10: "10x10"}
 _PASSES = {"pa", "pass", "ps"}
@@ -143,7 +144,7 @@ def _variant_of(type_text: str, game: int | None) -> Variant:
     if m.group("synchro"):
         raise FormatError(f"TY[{type_text}]: synchro games (two games at once) are not supported", "type-synchro",
                           game=game, value=type_text)
-    flags = m.group("flags")
+    flags = m.group("flags").lower()
     if "k" in flags:
         raise FormatError(f"TY[{type_text}]: komi games are not supported", "type-komi", game=game, value=type_text)
     size = int(m.group("size"))

@@ -106,6 +106,15 @@ def test_a_handicap_start_is_written_in_the_board():
     assert read.moves == list(board.history)
 
 
+@pytest.mark.parametrize("type_text, variant", [
+    ("8", Variant()), ("8a", Variant(anti=True)), ("8A", Variant(anti=True)), ("6a", Variant(board="6x6", anti=True)),
+    ("10", Variant(board="10x10")), ("8b", Variant()), ("8r20a", Variant(anti=True)),
+])
+def test_game_types(type_text, variant):
+    (game,) = read_ggf(f"(;GM[Othello]TY[{type_text}];)")
+    assert game.variant == variant
+
+
 def test_a_random_start_is_read_from_the_board():
     bo = "8 -------- -------- --*O---- ---O*--- ---*O--- -------- -------- -------- O"
     (game,) = read_ggf(f"(;GM[Othello]TY[8r6]BO[{bo}]W[b3];)")
