@@ -155,11 +155,11 @@ def _variant_of(type_text: str, game: int | None) -> Variant:
 
 
 def _start_of(bo: str, variant: Variant, game: int | None) -> Board:
-    parts = bo.split()
+    compact = "".join(bo.split())  # writers differ in the spaces they put in
     size = variant.geometry.width
-    if len(parts) < 2 or parts[0] != str(size):
+    if not compact.startswith(str(size)) or compact[len(str(size)):len(str(size)) + 1].isdigit():
         raise FormatError(f"BO[{bo[:20]}...] does not start with the board size {size} of TY", "board", game=game)
-    squares, side = "".join(parts[1:-1]), parts[-1]
+    squares, side = compact[len(str(size)):-1], compact[-1:]
     if side not in ("*", "O"):
         raise FormatError(f"BO: the side to move is * or O, not {side!r}", "board", game=game)
     if any(ch not in "-*O" for ch in squares):

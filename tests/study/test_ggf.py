@@ -115,6 +115,12 @@ def test_game_types(type_text, variant):
     assert game.variant == variant
 
 
+def test_the_board_with_or_without_spaces():
+    compact = "8" + "-" * 27 + "O*------*O" + "-" * 27 + "*"
+    (game,) = read_ggf(f"(;GM[Othello]TY[8]BO[{compact}]B[F5//0.00]W[D6];)")
+    assert game.standard_start and game.moves == ["f5", "d6"]
+
+
 def test_a_random_start_is_read_from_the_board():
     bo = "8 -------- -------- --*O---- ---O*--- ---*O--- -------- -------- -------- O"
     (game,) = read_ggf(f"(;GM[Othello]TY[8r6]BO[{bo}]W[b3];)")
