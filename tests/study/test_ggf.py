@@ -39,6 +39,25 @@ def test_a_game_is_written_back_as_it_was_read():
     assert write_ggf(read_ggf(compact)) == compact + "\n"
 
 
+# The forms other programs write (as their documentation and tests show them): NBoard
+# puts the board in one run of 64 squares and integer results; Edax writes GM in lower
+# case and no TY; both write moves in upper case.
+OTHER_PROGRAMS = [
+    "(;GM[Othello]PC[NBoard]DT[2014-01-29 23:05:30 GMT]PB[Andy]PW[]RE[-56]TI[5:00]TY[8]"
+    "BO[8 ---------------------------O*------*O--------------------------- *]B[F5]W[F4]B[E3]W[F6]B[D3//2.991];)",
+    "(;GM[othello]PC[Edax]PB[?]PW[?]RE[?]BO[8 -------- -------- -------- ---O*--- ---*O--- -------- -------- "
+    "-------- *]B[F5]W[D6]B[C3]W[D3]B[C4];)",
+]
+
+
+@pytest.mark.parametrize("text", OTHER_PROGRAMS)
+def test_other_programs_games_are_read_and_written_back_unchanged(text):
+    (game,) = read_ggf(text)
+    assert game.standard_start and game.variant == Variant()
+    assert game.moves[:2] in (["f5", "f4"], ["f5", "d6"])
+    assert write_ggf(game) == text + "\n"
+
+
 def test_a_file_of_many_games():
     text = "\n".join([SERVER_GAME] * 3) + "\n"
     games = read_ggf(text)
