@@ -7,7 +7,7 @@ import pytest
 from games.rules import Board, Variant
 from study.formats import FormatError
 from study.formats.board_strings import read_board_string, write_board_string
-from tests.study.games import random_game
+from tests.study.random_games import random_game
 
 FFO = Path(__file__).resolve().parent / "data" / "ffo_positions.txt"
 START = "---------------------------OX------XO--------------------------- X"

@@ -7,7 +7,7 @@ from hypothesis import strategies as st
 from games.rules import Board, Variant
 from study.formats import FormatError
 from study.formats.ggf import GgfResult, game_from_board, iter_ggf, read_ggf, write_ggf
-from tests.study.games import TWO_PLAYER, random_game
+from tests.study.random_games import TWO_PLAYER, random_game
 
 PROPERTY = settings(max_examples=40, deadline=None, database=None, suppress_health_check=[HealthCheck.too_slow])
 

@@ -7,7 +7,7 @@ from hypothesis import strategies as st
 from games.rules import Board, Variant
 from study.formats import FormatError
 from study.formats.transcripts import parse_moves, read_transcript, write_transcript
-from tests.study.games import random_game
+from tests.study.random_games import random_game
 
 PROPERTY = settings(max_examples=40, deadline=None, database=None, suppress_health_check=[HealthCheck.too_slow])
 BOARDS = [Variant(board=b) for b in ("6x6", "8x8", "10x10", "octagon")]

@@ -8,7 +8,7 @@ from games.rules import Board, Variant
 from study.formats import FormatError
 from study.formats.wthor import iter_games, read_header, read_players, read_tournaments
 from tests.study import wthor_files
-from tests.study.games import random_game
+from tests.study.random_games import random_game
 
 
 def random_games(count, first_seed=0):
