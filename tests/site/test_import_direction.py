@@ -1,7 +1,7 @@
 """Imports point down only. The layers, lowest first:
 
-    the rules core (games.rules, games.ai, games.turn) < infra < games < accounts < lobby
-    < social < chat < config
+    the rules core (games.rules, games.ai, games.turn, and study: opening names and formats)
+    < infra < games < accounts < lobby < social < chat < config
 
 A module imports its own layer and those below it, never one above (imports inside
 functions count). The core imports nothing of the site (no Django or the site's other
@@ -15,7 +15,9 @@ import ast
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
-CORE = ("games.rules", "games.ai", "games.turn")
+# study's modules are pure (names and formats on top of games.rules, no Django) and
+# belong with the core; a Django side of study would get a layer of its own above games.
+CORE = ("games.rules", "games.ai", "games.turn", "study")
 
 
 def module_name(path):
@@ -62,12 +64,13 @@ def core_files():
 
 def test_the_core_is_found():
     names = {module_name(path) for path in core_files()}
-    assert {"games.rules", "games.rules.board", "games.ai", "games.ai.search"} <= names
+    assert {"games.rules", "games.rules.board", "games.ai", "games.ai.search", "study.openings",
+            "study.formats.ggf"} <= names
 
 
 # Lowest first.
 LAYERS = (
-    CORE,  # the rules core and the computer players: no Django
+    CORE,  # the rules core, the computer players, opening names and formats: no Django
     ("infra",),  # Redis clients, per-loop objects, sends, frames, caches: no app
     ("games",),  # the Django side of a game
     ("accounts",),
