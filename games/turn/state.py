@@ -35,6 +35,7 @@ class SeatState:
     remaining: float | None = None  # on a clock: its seconds when its turn last began
     lag: float = 0.0  # the last measured round trip of its game page (Clock.lag_credit)
     board_shown_at: datetime | None = None
+    display_name: str = ""  # the name the seat shows (Seat.display_name), for refusals that name it
 
     @property
     def played_by_computer(self):
