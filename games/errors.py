@@ -5,6 +5,7 @@ games.writer.apply turns the turn engine's refusals (games.turn.refusals.Refused
 untranslated msgid and its params) into these, translated in the active language."""
 from django.utils.translation import gettext, gettext as _
 
+from games.presentation import colour_name
 from games.turn import refusals
 
 
@@ -65,7 +66,10 @@ def from_refusal(refused):
     """The GameError the person is shown for the engine's `refused`, translated now."""
     message = gettext(refused.message)
     if refused.params:
-        message = message % refused.params
+        params = dict(refused.params)
+        if "colour" in params:  # a colour's key, named in the active language
+            params["colour"] = colour_name(params["colour"])
+        message = message % params
     if refused.kind == refusals.LATE:
         return OutOfTime(message, refused.deadline)
     error = {refusals.STALE: StaleMove, refusals.NOT_YOURS: NotYourTurn, refusals.BUSY: Busy}.get(refused.kind, GameError)

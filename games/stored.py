@@ -46,10 +46,11 @@ def occupant_of_viewer(viewer):
     return f"guest:{viewer.guest_token}" if viewer.guest_token else ""
 
 
-def seat_state(seat):
+def seat_state(seat, names=False):
+    """`names`: with the name the seat shows (its account's: read now), for refusals that name it."""
     return SeatState(colour=seat.colour, occupant=occupant_of(seat), is_computer=seat.is_computer,
                      name=seat.guest_name, left_at=seat.left_at, remaining=seat.remaining, lag=seat.lag,
-                     board_shown_at=seat.board_shown_at)
+                     board_shown_at=seat.board_shown_at, display_name=str(seat.display_name) if names else "")
 
 
 def played(move):
@@ -57,16 +58,16 @@ def played(move):
                       made_by=move.made_by)
 
 
-def state_of(game, record):
+def state_of(game, record, names=False):
     """The GameState of `game` (a Game row) with `record`'s seats, moves and position
-    (games.record.GameRecord); the position is given, not replayed."""
+    (games.record.GameRecord); the position is given, not replayed. `names`: seat_state's."""
     fields = {name: getattr(game, name) for name in GAME_FIELDS}
     for name in LISTS:
         fields[name] = tuple(fields[name] or ())
     fields["draw_offers"] = dict(fields["draw_offers"] or {})
     fields["counts"], fields["score"] = dict(fields["counts"] or {}), dict(fields["score"] or {})
     state = GameState(variant=game.variant_obj, clock=deadlines.clock_of(game),
-                      seats=tuple(seat_state(seat) for seat in record.seats),
+                      seats=tuple(seat_state(seat, names) for seat in record.seats),
                       moves=tuple(played(move) for move in record.moves), version=game.version, **fields)
     state.__dict__["board"] = record.board.copy()  # GameState.board, cached: not replayed
     return state

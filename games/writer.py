@@ -21,6 +21,7 @@ taken back, the version bumped by one per event, and the events recorded
 (signals.game_finished). After commit the events are published and what comes next
 scheduled (games.publishing).
 """
+import copy
 import dataclasses
 import logging
 
@@ -35,6 +36,7 @@ from games.models import Game, Move, Seat
 from games.record import GameRecord
 from games.turn import commands
 from games.turn.engine import decide
+from games.turn.ranking import ranking_with_forfeits
 from games.turn.refusals import Refused
 from games.turn.state import ABANDONED, ABORTED, FINISHED, TABLE, WAITING
 from infra.write_waits import WritesBusy
@@ -42,7 +44,7 @@ from infra.write_waits import WritesBusy
 log = logging.getLogger(__name__)
 
 # Commands whose time may have overlapped the site's outages (docs/rules.md §11.3).
-TIMED = (commands.Play, commands.Flag)
+TIMED = (commands.Play, commands.TimeOut, commands.Flag)
 # Commands against a player to move who is gone (games.presence).
 CLAIMS = (commands.ClaimWin, commands.ComputerForGone)
 
@@ -55,21 +57,23 @@ class Applied:
     old: object
     new: object
     events: list
+    seats_before: dict = dataclasses.field(default_factory=dict)  # {colour: Seat row} of the seats changed
 
 
-def apply(game, command, *, expected_ply=None, expected_version=None, viewer=None):
+def apply(game, command, *, expected_ply=None, expected_version=None, viewer=None, now=None):
     """Apply `command` to `game` for `viewer` (a games.access.Viewer, or None for the
-    site and its workers): the game row as written, its seats prefetched. Raises a
-    games.errors.GameError (nothing written) when the rules refuse it, or when the
-    game is no longer at `expected_ply` / `expected_version`."""
-    return change(game, command, expected_ply=expected_ply, expected_version=expected_version, viewer=viewer).game
+    site and its workers) at `now` (default: now): the game row as written, its seats
+    prefetched. Raises a games.errors.GameError (nothing written) when the rules
+    refuse it, or when the game is no longer at `expected_ply` / `expected_version`."""
+    return change(game, command, expected_ply=expected_ply, expected_version=expected_version, viewer=viewer,
+                  now=now).game
 
 
-def change(game, command, *, expected_ply=None, expected_version=None, viewer=None):
+def change(game, command, *, expected_ply=None, expected_version=None, viewer=None, now=None):
     """apply(), answering the whole Applied (the seats' callers read who sat where)."""
     command = _with_inputs(game, command)
     try:
-        return _locked_change(game.pk, command, expected_ply, expected_version, viewer)
+        return _locked_change(game.pk, command, expected_ply, expected_version, viewer, now)
     except WritesBusy as busy:  # the web process's bounded wait: the person's page tries again
         if viewer is None:
             raise
@@ -88,20 +92,20 @@ def _with_inputs(game, command):
     return dataclasses.replace(command, **inputs) if inputs else command
 
 
-def _locked_change(pk, command, expected_ply, expected_version, viewer):
+def _locked_change(pk, command, expected_ply, expected_version, viewer, now):
     with transaction.atomic():
         game = Game.objects.select_for_update().prefetch_related("seats").filter(pk=pk).first()
         if game is None:
             raise from_refusal(Refused.stale())
         record = GameRecord(game)
-        old = stored.state_of(game, record)
+        old = stored.state_of(game, record, names=isinstance(command, CLAIMS))
         if ((expected_ply is not None and expected_ply != old.ply)
                 or (expected_version is not None and expected_version != old.version)):
             _refuse_stale(old, command)
         if viewer is not None:
             seat = viewer.seat_among(record.seats)
             command = dataclasses.replace(command, by=seat.colour if seat is not None else None)
-        now = timezone.now()
+        now = now or timezone.now()
         try:
             new, events = decide(old, command, now)
         except Refused as refused:
@@ -127,8 +131,9 @@ def _write(applied, record, now):
     difference = stored.difference(old, new, game)
     if not difference and not applied.events:
         return
+    applied.seats_before = {colour: copy.copy(stored.seat_row(game, colour)) for colour in difference.seats}
     if _closed(old, new):
-        Game.objects.filter(pk=game.pk, status=WAITING).delete()  # its seats and table with it
+        close_waiting_game(game)
         return
     bumped = old.version + len(applied.events)
     if difference.game or applied.events or difference.added or difference.removed:
@@ -179,10 +184,9 @@ def ranking(state):
     board = state.board
     outcome = board.outcome()
     if outcome is None:
-        loser = next((c for c in board.colours if c != state.winner), None) if state.winner else None
+        loser = next((c for c in state.variant.colours if c != state.winner), None) if state.winner else None
         outcome = board.decided(loser)
-    stayed = [tuple(c for c in group if c not in state.forfeited) for group in outcome.ranking]
-    return tuple(group for group in stayed if group) + tuple((c,) for c in reversed(state.forfeited))
+    return ranking_with_forfeits(state.forfeited, outcome)
 
 
 def _announce_finish(game, state):
@@ -196,6 +200,14 @@ def _announce_finish(game, state):
             signals.game_finished.send(sender=Game, game=game, ranking=ranking(state))
     except Exception:
         log.exception("game %s finished, but a game_finished receiver failed", game.public_id)
+
+
+def close_waiting_game(game):
+    """Delete a game nobody waits at any more, with its seats (and the table it was
+    played at, by its foreign key). Only a waiting game: one that started is kept.
+    The caller holds the game row's lock (a GiveSeatBack), or the delete is
+    conditional on the game still waiting."""
+    Game.objects.filter(pk=game.pk, status=WAITING).delete()
 
 
 def finished_game_locked(game_id):
