@@ -139,34 +139,18 @@ def test_the_computer_plays_its_seat_and_a_leavers_seat_uncharged():
     assert refused(after, c.ComputerMove(square="c4")).kind == STALE  # a person is to move
 
 
-def test_a_side_without_a_move_passes_by_itself():
-    # 6x6: black fills... a position where white has no answer after black's move
-    board = Board(Variant(board="6x6"))
-    state = table(board="6x6")
-    squares = []
-    while True:  # play the first legal move until a move forces a pass
-        moves = board.legal_moves
-        for square in moves:
-            trial = board.copy()
-            trial.push(square)
-            if trial.legal_moves == ["pass"]:
-                squares.append(square)
-                board = trial
-                break
-        else:
-            squares.append(moves[0])
-            board.push(moves[0])
-            continue
-        break
-    for square in squares[:-1]:
-        state = played(state, (state.turn, square, 1))
-    mover = state.turn
-    after, produced = decide(state, c.Play(by=mover, square=squares[-1]), at(2))
-    passes = [event for event in produced if event["type"] == "pass"]
-    assert passes and passes[0]["made_by"] == "auto" and passes[0]["colour"] != mover
-    assert after.moves[-1].square == "pass" and after.moves[-1].made_by == "auto"
-    if after.status == PLAYING:
-        assert after.turn == mover and produced[-1]["type"] == "turn"
+def test_a_side_without_a_move_passes_by_itself_and_the_mover_plays_again():
+    opening = ["c2", "b2", "a2", "a1", "b3", "d2", "b1", "c1", "d1", "e1", "e2", "a3", "e4"]  # 6x6
+    state = played(table(BLITZ, board="6x6"), *[(["black", "white"][i % 2], square, i + 1)
+                                                for i, square in enumerate(opening)])
+    after, produced = decide(state, c.Play(by="white", square="a4"), at(20))  # black has no move left
+    assert types(produced) == ["move", "pass", "turn"]
+    assert produced[1] == {"type": "pass", "ply": 15, "colour": "black", "square": "pass", "flips": [],
+                           "made_by": "auto"}
+    assert after.moves[-1] == PlayedMove(15, "black", "pass", (), "auto")
+    assert (after.turn, after.turn_started_at) == ("white", at(20))
+    white = state.seat_of("white").remaining - 7 + 2  # charged once, before the turn given back
+    assert after.seat_of("white").remaining == white and after.deadline == at(20 + white)
 
 
 # -- the end -----------------------------------------------------------------------
