@@ -35,9 +35,7 @@ from games.turn import commands as c
 from games.turn.clock import DAYS
 from games.turn import endings, events, moves, offers, seats, timing
 from games.turn.refusals import NOT_YOURS, Refused, _
-from games.turn.state import COMPUTER, FINISHED, PLAYING
-
-LEVELS = ("easy", "normal", "hard")  # games.models.Level
+from games.turn.state import COMPUTER, FINISHED, LEVELS, PLAYING
 
 
 def set_level(state, command, now):

@@ -19,6 +19,9 @@ WAITING, PLAYING, FINISHED = "waiting", "playing", "finished"
 # Game.Ending ("" while not over)
 NORMAL, FORFEIT, ABANDONED, TIME = "normal", "forfeit", "abandoned", "time"
 RESIGNED, AGREED, ABORTED, CLAIMED = "resigned", "agreed", "aborted", "claimed"
+# Level (the computer's)
+EASY, NORMAL_LEVEL, HARD = "easy", "normal", "hard"
+LEVELS = (EASY, NORMAL_LEVEL, HARD)
 # Move.MadeBy
 BY_PLAYER, BY_COMPUTER, BY_TIMEOUT, BY_LEAVER, BY_AUTO = "player", "computer", "timeout", "leaver", "auto"
 
