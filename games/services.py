@@ -23,7 +23,7 @@ from django.utils.translation import gettext as _
 
 from infra.write_waits import WritesBusy
 from games import (
-    Board, IllegalMoveError, Variant, broadcast, deadlines, downtime, draw_blocked, scheduling, signals, thinking,
+    Board, IllegalMoveError, Variant, deadlines, downtime, draw_blocked, events, scheduling, signals, thinking,
     turn_mail,
 )
 from games.ai import choose_move
@@ -738,7 +738,7 @@ def game_changed(game_id, schedule=True, record=None):
     if game.kind == Game.Kind.COMPUTER and not computer_to_move(game):
         _give_back(game.public_id)
     try:
-        broadcast.send_state(game, record)
+        events.publish(game, events.record_state(game))  # the writer's own events replace it
     except UNREACHABLE as error:
         log.warning("game %s: state %s not pushed (%s); pages catch up on reconnect",
                     game.pk, game.version, error)
