@@ -1,7 +1,8 @@
-"""After a game changed (games.writer, after commit): its events published, what comes
-next scheduled (a computer move, a correspondence turn's mail), the computer's place in
-its visitor's limit given back once it answered (games.thinking), and the new state
-pushed to every page that shows the game (games.broadcast).
+"""After a game changed (games.writer, after commit): what comes next scheduled (a
+computer move, a correspondence turn's mail), the computer's place in its visitor's
+limit given back once it answered (games.thinking), and the change's events published
+to every page that shows the game (games.events; each page's daphne draws them:
+games.drawing). Nothing here draws a template.
 
 The change is already saved, so nothing here may fail the request: a task that cannot
 be queued (Redis away) is logged and the sweep (games.tasks.sweep_overdue) makes that
@@ -10,7 +11,7 @@ up when their websockets reconnect.
 """
 import logging
 
-from games import broadcast, events as game_events, scheduling, signals, thinking, turn_mail
+from games import events as game_events, scheduling, signals, thinking, turn_mail
 from games.models import Game, Move
 from games.record import GameRecord
 from infra.outages import UNREACHABLE
@@ -26,16 +27,12 @@ def after_change(game, record, events, schedule=True):
     """After the commit of games.writer.apply: `record` (the GameRecord it read and
     wrote) is kept for the game's next change here, `events` are published, and
     game_changed runs on what was written, reading nothing again."""
-    try:
-        game_events.publish(game, events)
-    except UNREACHABLE as error:
-        log.warning("game %s: events to %s not published (%s); pages catch up on reconnect",
-                    game.pk, game.version, error)
-    game_changed(game.pk, schedule=schedule, record=record)
+    game_changed(game.pk, schedule=schedule, record=record, events=events)
 
 
-def game_changed(game_id, schedule=True, record=None):
-    """After commit: schedule what is next, then push the new state to every page.
+def game_changed(game_id, schedule=True, record=None, events=None):
+    """After commit: schedule what is next, then publish the change's `events` to every
+    page (None: a new game, told by a bare "state" event, games.events.record_state).
 
     Scheduling comes first: a process that dies in between loses a push, which pages
     recover from at once, rather than the next move, which would wait for the sweep.
@@ -54,7 +51,7 @@ def game_changed(game_id, schedule=True, record=None):
     if game.kind == Game.Kind.COMPUTER and not computer_to_move(game):
         give_back(game.public_id)
     try:
-        broadcast.send_state(game, record)
+        game_events.publish(game, events if events is not None else game_events.record_state(game))
     except UNREACHABLE as error:
         log.warning("game %s: state %s not pushed (%s); pages catch up on reconnect",
                     game.pk, game.version, error)

@@ -1,9 +1,9 @@
-"""The records of games kept in each process (games.record, games.broadcast): a move
+"""The records of games kept in each process (games.record, games.drawing): a move
 reads no moves when the previous one was made here, and what is kept is never served
 for a game whose moves changed."""
 import pytest
 
-from games.broadcast import render_state
+from games.drawing import render_state
 from games.models import Game, Move
 from games.record import GameRecord
 from games.services import play_move
