@@ -68,8 +68,13 @@ def test_a_move_pushes_its_events_as_data_and_draws_nothing(django_capture_on_co
         heard = game_messages(game, move)
     game.refresh_from_db()
     assert drawings.drawn == []
+    move = game.moves.get()
     assert heard == [{"type": "game.events", "group": game.group_name, "game": game.public_id,
-                      "version": game.version, "events": [{"v": game.version, "type": "state"}],
+                      "version": game.version, "events": [
+                          {"v": 1, "type": "move", "ply": 1, "colour": "black", "square": square,
+                           "flips": move.flips, "made_by": "player"},
+                          {"v": 2, "type": "turn", "colour": "white", "started": round(
+                              game.turn_started_at.timestamp(), 3), "deadline": None, "clocks": {}}],
                       "public": game.is_public}]
 
 
