@@ -75,16 +75,16 @@ def state_of(game, record, names=False):
 
 @dataclass
 class Difference:
-    """What `new` changes in the rows of `old`: Game fields, Seat fields by colour,
+    """What `new` changes in the rows of `old`: Game fields, Seat fields by colour (seat_fields),
     the moves after `kept` plies deleted, the Move rows to insert."""
     game: dict
-    seats: dict
+    seat_fields: dict
     kept: int
     removed: bool
     added: list
 
     def __bool__(self):
-        return bool(self.game or self.seats or self.removed or self.added)
+        return bool(self.game or self.seat_fields or self.removed or self.added)
 
 
 def difference(old, new, game):
@@ -127,7 +127,7 @@ def apply_in_memory(game, record, difference, new):
     for name, value in difference.game.items():
         setattr(game, name, value)
     game.ply = new.ply
-    for colour, fields in difference.seats.items():
+    for colour, fields in difference.seat_fields.items():
         seat = seat_row(game, colour)
         for name, value in fields.items():
             setattr(seat, name, value)

@@ -131,7 +131,7 @@ def _write(applied, record, now):
     difference = stored.difference(old, new, game)
     if not difference and not applied.events:
         return
-    applied.seats_before = {colour: copy.copy(stored.seat_row(game, colour)) for colour in difference.seats}
+    applied.seats_before = {colour: copy.copy(stored.seat_row(game, colour)) for colour in difference.seat_fields}
     if _closed(old, new):
         close_waiting_game(game)
         return
@@ -142,7 +142,7 @@ def _write(applied, record, now):
             ply=new.ply, version=bumped, updated_at=now, **difference.game)
         if claimed != 1:
             raise from_refusal(Refused.stale())
-    for colour, fields in difference.seats.items():
+    for colour, fields in difference.seat_fields.items():
         Seat.objects.filter(pk=stored.seat_row(game, colour).pk).update(**fields)
     if difference.removed:
         Move.objects.filter(game=game, ply__gt=difference.kept).delete()

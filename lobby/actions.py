@@ -36,6 +36,19 @@ from lobby.models import Table
 GUEST_NAME_MAX = 40
 
 
+# -- the table's row -------------------------------------------------------------
+
+def locked_table(table):
+    """`table` read again under a lock on its row (select_for_update), held to the end
+    of the caller's transaction: a rematch's answers (lobby.rematch) one at a time."""
+    return Table.objects.select_for_update().get(pk=table.pk)
+
+
+def move_on(table, game):
+    """The table plays `game` now (a rematch's new game; the finished one stays reviewable)."""
+    Table.objects.filter(pk=table.pk).update(game=game)
+
+
 # -- opening -------------------------------------------------------------------
 
 def open_table(host, variant, *, level=Level.NORMAL, listed=False, host_colour=None, computer_colours=(),

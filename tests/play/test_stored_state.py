@@ -50,7 +50,7 @@ def test_a_table_game_s_seats_and_clock_read_and_written_back(alice):
     assert difference.game == {"status": "playing", "turn": "black", "turn_started_at": now,
                                "deadline": now + timedelta(minutes=5), "draw_offers": {"black": 3},
                                "forfeited": ["white"]}
-    assert difference.seats == {"white": {"remaining": 300.0, "user_id": None, "guest_token": "g-1",
+    assert difference.seat_fields == {"white": {"remaining": 300.0, "user_id": None, "guest_token": "g-1",
                                           "guest_name": "Gus"}}
     assert (difference.kept, difference.removed, difference.added) == (0, False, [])
     stored.apply_in_memory(game, record, difference, new)
