@@ -24,7 +24,7 @@ from django.contrib.auth import get_user
 from django.db import OperationalError
 from django.utils import translation
 
-from games import drawing, endings, presence, services, signals
+from games import drawing, endings, errors, presence, services, signals
 from games.access import GUEST_TOKEN_KEY, Viewer, can_watch, watchable_game
 from games.drawing import render_state
 from games.fanout import game_fanout
@@ -227,11 +227,11 @@ class GameConsumer(WithoutDatabaseHop, AsyncWebsocketConsumer):
         with translation.override(self.language):
             try:
                 game = apply(self.game, viewer)
-            except services.DatabaseBusy as busy:  # the position is not read again: the page keeps its own
+            except errors.DatabaseBusy as busy:  # the position is not read again: the page keeps its own
                 return busy_message(busy, self.version), self.version, True
             except WritesBusy as busy:  # an action: said on the message line, not sent again by itself
                 return busy_message(busy, self.version, retry=False), self.version, True
-            except services.GameError as error:
+            except errors.GameError as error:
                 game = Game.objects.filter(pk=self.game.pk).prefetch_related("seats").first()
                 if game is None or not can_watch(game, viewer):
                     return None

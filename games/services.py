@@ -16,19 +16,12 @@ import logging
 
 from games import deadlines, downtime, writer
 from games.ai import choose_move
-from games.creation import (  # noqa: F401  (the names callers use)
-    build_variant, create_computer_game, create_table_game, create_waiting_game, store_import,
-)
-from games.errors import (  # noqa: F401
-    ComputerBusy, DatabaseBusy, GameError, NotAPlayer, NotYourTurn, OutOfTime, StaleMove,
-)
+from games.errors import ComputerBusy, GameError, NotAPlayer, NotYourTurn, OutOfTime, StaleMove, from_refusal
 from games.access import Viewer
-from games.errors import from_refusal
 from games.models import Game, Level, Move
 from games.publishing import give_back
 from games.turn import commands
 from games.turn.refusals import Refused
-from games.writer import claim_guest_seats  # noqa: F401
 from infra.outages import UNREACHABLE
 
 log = logging.getLogger(__name__)

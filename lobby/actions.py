@@ -25,10 +25,10 @@ from django.utils.translation import ngettext
 from accounts.forms import clean_name
 from accounts.lookalikes import LOOKS_LIKE_SOMEONE_ELSE, looks_like_someone_else
 from games import seating
-from games import services as game_services
+from games import creation, services as game_services
 from games.models import Game, Level
 from games.presentation import colour_name
-from games.services import GameError
+from games.errors import GameError
 from lobby.broadcast import table_changed, table_closed
 from lobby.listing import LOBBY_WAITING_FOR
 from lobby.models import Table
@@ -80,7 +80,7 @@ def open_table(host, variant, *, level=Level.NORMAL, listed=False, host_colour=N
         if waits and len(computer_colours) < len(colours) - 1:
             waiting_limit(host)
         # A listed table's game may be watched by anyone (games.access.can_watch).
-        game = game_services.create_table_game(variant, level=level, is_public=listed, rated=rated, host=host,
+        game = creation.create_table_game(variant, level=level, is_public=listed, rated=rated, host=host,
                                                host_colour=host_colour, computer_colours=computer_colours,
                                                time_control=time_control)
         table = Table.objects.create(host=host, listed=listed, game=game, players_chat=players_chat)

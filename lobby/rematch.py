@@ -20,7 +20,7 @@ from django.utils.translation import gettext as _
 from games import Variant, seating
 from games.models import Game
 from games.presentation import colour_name
-from games.services import GameError, NotYourTurn
+from games.errors import GameError, NotYourTurn
 from lobby import actions
 from lobby.models import Rematch
 from lobby.signals import rematch_asked

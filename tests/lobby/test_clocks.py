@@ -14,7 +14,8 @@ from games import Variant, deadlines
 from games.access import Viewer
 from games.turn.clock import MAX_LAG_CREDIT, Clock
 from games.models import Game, Move, Seat
-from games.services import OutOfTime, play_move
+from games.errors import OutOfTime
+from games.services import play_move
 from games.tasks import timeout_move as timeout_task
 from lobby import actions
 

@@ -13,7 +13,8 @@ from games import endings
 from games.access import Viewer
 from games.history import outcome_for
 from games.models import Game
-from games.services import GameError, NotYourTurn, play_move
+from games.errors import GameError, NotYourTurn
+from games.services import play_move
 from tests.accounts.rated_play import pick, rated_table
 from tests.people import make_user, signed_in
 

@@ -18,7 +18,8 @@ from games import Variant
 from games.access import Viewer
 from games.fanout import game_fanout
 from games.models import Game, Move
-from games.services import StaleMove, play_move
+from games.errors import StaleMove
+from games.services import play_move
 from lobby import actions, broadcast
 from lobby.feed import lobby_feed
 from tests.people import make_user
