@@ -1,5 +1,5 @@
 """Read-only admin pages of games, seats, moves and analyses: for looking, never for
-changing; every change of a game goes through games.services."""
+changing; every change of a game goes through games.writer."""
 from django.contrib import admin
 
 from games.models import Game, GameAnalysis, Move, Seat

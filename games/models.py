@@ -2,7 +2,7 @@
 
 The rules live in the Django-free modules beside this one; a game's position is
 always rebuilt from its moves (`Game.board()`), so the move list is the one truth.
-Only `games.services` and `games.seating` change these rows.
+Only `games.writer` changes these rows (`games.creation` inserts new games).
 """
 import secrets
 

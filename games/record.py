@@ -12,12 +12,12 @@ from infra.lru import LRU
 
 class GameRecord:
     """A game's moves, seats and current position, read once and shared by every
-    language its state is drawn in (games.services.play_move extends it with the
+    language its state is drawn in (games.writer extends it with the
     moves it wrote, so the push after a move reads nothing again).
 
     The moves and position a move left behind are kept in this process (`keep`, after
     commit) under the game's version and ply, so the game's next move here neither
-    reads nor replays them. Every change of a game's moves through games.services
+    reads nor replays them. Every change of a game's moves through games.writer
     bumps its version; a change that bypasses the service is still seen when it
     changes the ply (a move added or taken back). One that rewrites a move in place
     and touches neither cannot be seen without reading the moves, which this saves.

@@ -134,5 +134,10 @@ def apply_in_memory(game, record, difference, new):
         if "user_id" in fields and Seat.user.is_cached(seat):  # the account is read again if asked for
             Seat.user.field.delete_cached_value(seat)
     record.seats = list(game.seats.all())
+    if difference.removed:
+        record.board = new.board.copy()  # replayed: moves were taken back
+    else:  # the kept position and the moves added, not a replay of the game
+        for move in difference.added:
+            record.board.push(move.square)
+    new.__dict__.setdefault("board", record.board)
     record.moves = record.moves[:difference.kept] + difference.added
-    record.board = new.board.copy()

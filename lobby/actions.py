@@ -4,8 +4,8 @@ writes Table rows.
 A table's game is a games.models.Game (kind TABLE) with one Seat per colour: seat i
 is colour i of the variant (Black, White, Red, Green: the turn order). The game
 waits (status WAITING) until every seat is taken (a user, a guest or the
-computer), then games.services.start_game starts it: the first colour is to move,
-and games.services takes over (deadlines, computer moves, time-outs, the result).
+computer), and the seat that fills it starts it (games.writer): the first colour is to
+move, and the game service takes over (deadlines, computer moves, time-outs, the result).
 
 This module checks who may ask (accounts, guests' names, the host); the seats
 themselves are taken and given back by games.seating, under a lock on the game
