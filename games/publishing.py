@@ -11,7 +11,7 @@ up when their websockets reconnect.
 """
 import logging
 
-from games import events as game_events, scheduling, signals, thinking, turn_mail
+from games import events as game_events, scheduling, signals, thinking
 from games.models import Game, Move
 from games.record import GameRecord
 from infra.outages import UNREACHABLE
@@ -76,9 +76,16 @@ def schedule_next(game, moves):
     """Queue the computer's move if it is the computer's turn, and the turn's mail
     at a correspondence game (games.turn_mail). A player's time-out needs no task:
     the workers' clocks watch the deadline (games.deadlines)."""
-    if turn_mail.wants_mail(game, game.seat_of(game.turn)):
+    if wants_mail(game, game.seat_of(game.turn)):
         scheduling.turn_mail(game.pk, game.ply)
     if computer_to_move(game):
         last = next((move for move in reversed(moves) if move.made_by != Move.MadeBy.AUTO), None)
         pace = COMPUTER_PACE if last is not None and last.made_by != Move.MadeBy.PLAYER else 0
         scheduling.computer_move(game.pk, game.ply, countdown=pace, at_table=game.kind == Game.Kind.TABLE)
+
+
+def wants_mail(game, seat):
+    """Whether the player at `seat`, now to move, is to be told by e-mail (games.turn_mail)."""
+    return (game.time_control == Game.TimeControl.DAYS and game.status == Game.Status.PLAYING
+            and seat is not None and not seat.played_by_computer and seat.user_id is not None
+            and game.mailed_ply != game.ply)

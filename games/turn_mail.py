@@ -16,18 +16,12 @@ from django.utils import translation
 from django.utils.translation import gettext as _
 
 from games import signals, writer
+from games.publishing import wants_mail
 from games.errors import GameError
 from games.models import Game
 from games.presentation import colour_name, game_url, variant_label
 from games.turn.commands import MarkMailed
 from infra.site_url import absolute
-
-
-def wants_mail(game, seat):
-    """Whether the player at `seat`, now to move, is to be told by e-mail."""
-    return (game.time_control == Game.TimeControl.DAYS and game.status == Game.Status.PLAYING
-            and seat is not None and not seat.played_by_computer and seat.user_id is not None
-            and game.mailed_ply != game.ply)
 
 
 def send_turn_mail(game_id, ply):
