@@ -262,13 +262,13 @@ class GameConsumer(WithoutDatabaseHop, AsyncWebsocketConsumer):
         if version <= self.version:
             return  # shown already (the answer to this page's own move), or older
         html = drawing.drawn_state(self.game.public_id, version, self.language)
-        state = (html, version) if html is not None else await self.state_at(version)
+        state = (html, version) if html is not None else await self.state_at(version, message["events"])
         if state is not None:  # else deleted meanwhile
             await self.push(*state)
 
     @database_sync_to_async
-    def state_at(self, version):
-        return drawing.state_at(self.game.pk, self.game.public_id, version, self.language)
+    def state_at(self, version, events):
+        return drawing.state_at(self.game.pk, self.game.public_id, version, self.language, events)
 
     async def refuse(self):
         self.game = None  # pushes on their way are dropped until disconnect() leaves the group

@@ -45,10 +45,12 @@ def drawn_state(public_id, version, language):
     return _drawn.get((public_id, version, language), (None, None))[1]
 
 
-def state_at(game_id, public_id, version, language):
+def state_at(game_id, public_id, version, language, events=()):
     """(html, version) of the game at `version` or later, drawn in `language`: what this
     process drew or read at that version, else the game as it is now (read once for
-    every language). None for a game deleted meanwhile. Synchronous: the database."""
+    every language; its moves are those kept here brought up by the push's `events`
+    when they follow on, GameRecord.follow). None for a game deleted meanwhile.
+    Synchronous: the database."""
     html = drawn_state(public_id, version, language)
     if html is not None:
         return html, version
@@ -57,7 +59,9 @@ def state_at(game_id, public_id, version, language):
         game = Game.objects.filter(pk=game_id).prefetch_related("seats").first()
         if game is None:
             return None
+        GameRecord.follow(game_id, public_id, events)
         record = GameRecord(game)
+        record.keep()  # for the next push: its events bring it up
         _read.put((public_id, game.version), record)
     return render_state(record.game, record, language), record.game.version
 

@@ -42,6 +42,36 @@ class GameRecord:
         """Remember the moves and position of the game's current version (once committed)."""
         self._kept.put(self.game.public_id, (self.game.version, self.game.ply, tuple(self.moves), self.board.copy()))
 
+    @classmethod
+    def follow(cls, game_id, public_id, events):
+        """Bring what this process kept of a game up to the last of `events` (a push,
+        games.events), so that drawing it reads no moves: each event after the kept
+        version must follow on from it and be a move (appended, played on the kept
+        position) or one of KEEP_MOVES. Anything else (a takeback, a version this
+        process did not see) and nothing is brought up: the next record reads the moves."""
+        version, ply, moves, board = cls._kept.get(public_id, (None, None, None, None))
+        if version is None or not events or events[-1]["v"] <= version:
+            return
+        moves, board = list(moves), board.copy()
+        for event in events:
+            if event["v"] <= version:
+                continue
+            if event["v"] != version + 1 or event["type"] not in ("move", *KEEP_MOVES):
+                return
+            if event["type"] == "move":
+                if event["ply"] != ply + 1:
+                    return
+                moves.append(Move(game_id=game_id, ply=event["ply"], colour=event["colour"], square=event["square"],
+                                  flips=list(event["flips"]), made_by=event["made_by"]))
+                board.push(event["square"])
+                ply += 1
+            version += 1
+        cls._kept.put(public_id, (version, ply, tuple(moves), board))
+
+
+# The events that leave a game's moves as they were (games.turn writes them).
+KEEP_MOVES = ("turn", "end", "offer", "offer_ended", "level", "shared", "mailed", "downtime", "seat", "leave")
+
 
 def undo_refusal(game, seat, moves):
     """Why the player at `seat` may not take back their last move now, or None.

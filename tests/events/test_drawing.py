@@ -6,11 +6,13 @@ import threading
 import pytest
 from asgiref.sync import async_to_sync, sync_to_async
 from channels.layers import get_channel_layer
+from django.db import connection
 from django.test.signals import template_rendered
+from django.test.utils import CaptureQueriesContext
 
-from games import Variant
+from games import Variant, drawing, events
 from games.access import Viewer
-from games.models import Game
+from games.models import Game, Move
 from games.services import play_move
 from lobby import actions
 from tests.lobby.test_sockets import ORIGIN, connect, receive_until
@@ -102,3 +104,48 @@ async def test_a_push_is_drawn_here_once_per_language_not_where_the_move_was_mad
     assert "Weiß" in frames[2] or "Schwarz" in frames[2]
     for page in pages:
         await page.disconnect()
+
+
+def moved_elsewhere(game, square, colour, flips, *more):
+    """A move another process made: its row, its events, the game's new version."""
+    game.refresh_from_db()
+    Move.objects.create(game=game, ply=game.ply + 1, colour=colour, square=square, flips=flips)
+    numbered = events.record(game, [{"type": "move", "ply": game.ply + 1, "colour": colour, "square": square,
+                                     "flips": flips, "made_by": "player"}, *more])
+    Game.objects.filter(pk=game.pk).update(ply=game.ply + 1, turn="white" if colour == "black" else "black",
+                                           version=game.version)
+    return numbered
+
+
+def moves_read(action):
+    with CaptureQueriesContext(connection) as queries:
+        result = action()
+    return result, [query["sql"] for query in queries if "games_move" in query["sql"]]
+
+
+@pytest.mark.django_db
+def test_a_push_of_moves_is_drawn_from_the_moves_kept_here():
+    game = new_game()
+    drawing.state_at(game.pk, game.public_id, game.version, "en")  # this process shows the game
+    numbered = moved_elsewhere(game, "d3", "black", ["d4"], {"type": "turn", "colour": "white"})
+    (html, version), read = moves_read(
+        lambda: drawing.state_at(game.pk, game.public_id, numbered[-1]["v"], "en", numbered))
+    assert read == [] and version == numbered[-1]["v"]
+    assert 'class="cell last" data-square="d3"' in html
+
+    undone = events.record(game, [{"type": "undo", "ply": 0}])  # a takeback: the moves kept are no more
+    Move.objects.filter(game=game).delete()
+    Game.objects.filter(pk=game.pk).update(ply=0, turn="black", version=game.version)
+    (html, version), read = moves_read(lambda: drawing.state_at(game.pk, game.public_id, undone[-1]["v"], "en", undone))
+    assert read and version == undone[-1]["v"] and 'class="cell last"' not in html
+
+
+@pytest.mark.django_db
+def test_a_push_after_a_version_not_seen_here_reads_the_moves():
+    game = new_game()
+    drawing.state_at(game.pk, game.public_id, game.version, "en")
+    moved_elsewhere(game, "d3", "black", ["d4"])  # its push went to another process
+    numbered = moved_elsewhere(game, "c3", "white", ["d4"])
+    (html, version), read = moves_read(
+        lambda: drawing.state_at(game.pk, game.public_id, numbered[-1]["v"], "en", numbered))
+    assert read and 'class="cell last" data-square="c3"' in html and 'data-square="d3" data-stone="black"' in html
