@@ -483,3 +483,13 @@ def test_a_correspondence_turn_is_mailed_once():
     assert produced == [{"type": "mailed", "ply": 1}] and state.mailed_ply == 1
     assert refused(state, c.MarkMailed(ply=1)).kind == STALE
     assert refused(table(BLITZ), c.MarkMailed(ply=0)).kind == STALE
+
+
+def test_leavers_rank_last_the_last_to_leave_above_the_earlier():
+    from games.rules import Outcome
+    from games.turn.ranking import ranking_with_forfeits, winner_with_forfeits
+    outcome = Outcome(winner="red", counts={}, score={}, ranking=(("red",), ("black", "white"), ("green",)))
+    assert ranking_with_forfeits(("red", "green"), outcome) == (("black", "white"), ("green",), ("red",))
+    assert winner_with_forfeits(("red",), outcome) is None  # a shared top of those who stayed
+    assert winner_with_forfeits(("red", "white"), outcome) == "black"
+    assert winner_with_forfeits((), outcome) == "red"
