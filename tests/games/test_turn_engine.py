@@ -137,6 +137,8 @@ def test_the_computer_plays_its_seat_and_a_leavers_seat_uncharged():
     after, produced = decide(state, c.ComputerMove(square="c3"), at(4))
     assert produced[0]["made_by"] == "computer" and after.seat_of("white").remaining == 180.0
     assert refused(after, c.ComputerMove(square="c4")).kind == STALE  # a person is to move
+    over = decide(state, c.Resign(by="black"), at(5))[0]
+    assert refused(over, c.ComputerMove(square="c3")).kind == STALE  # ended meanwhile
 
 
 def test_a_side_without_a_move_passes_by_itself_and_the_mover_plays_again():
