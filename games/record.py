@@ -5,7 +5,7 @@ games.turn.record's, named here too for the Django side."""
 from django.utils.translation import gettext as _
 
 from games import Board
-from games.models import Game
+from games.models import Game, Move
 from games.turn.record import abortable, last_own_move  # noqa: F401 (the pure rules, re-exported)
 from infra.lru import LRU
 

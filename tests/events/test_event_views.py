@@ -64,7 +64,7 @@ def test_the_state_is_the_game_as_data(django_capture_on_commit_callbacks):
     with django_capture_on_commit_callbacks(execute=True):
         game = play_move(game, square, expected_ply=0, viewer=visitor)
     Game.objects.filter(pk=game.pk).update(is_public=True)
-    [state] = lines(stranger("10.0.0.3").get(url(game, 0)))  # the move's bare state event: the whole state
+    [state] = lines(stranger("10.0.0.3").get(url(game)))  # no version given: the whole state
     assert state["v"] == game.version and state["ply"] >= 1 and state["status"] == "playing"
     assert state["moves"][0]["square"] == square and state["moves"][0]["made_by"] == "player"
     assert sorted(seat["colour"] for seat in state["seats"]) == ["black", "white"]

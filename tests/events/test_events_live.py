@@ -50,9 +50,10 @@ def test_a_move_reaches_a_watcher_and_a_program_reads_the_state_after_it(live_si
             assert "ist am Zug" in shown and f'data-square="{square}" data-stone="black"' in shown
 
     asyncio.run(story())
-    [state] = read_events(live_site, game, before)
+    moved = read_events(live_site, game, before)  # the move's own events (games.writer)
     game.refresh_from_db()
-    assert state["type"] == "state" and state["v"] == game.version and state["moves"][0]["square"] == square
+    assert [event["type"] for event in moved] == ["move", "turn"] and moved[0]["square"] == square
+    assert [event["v"] for event in moved] == [before + 1, game.version]
     assert read_events(live_site, game, game.version) == []
 
 
