@@ -71,9 +71,9 @@ def apply(game, command, *, expected_ply=None, expected_version=None, viewer=Non
 
 def change(game, command, *, expected_ply=None, expected_version=None, viewer=None, now=None):
     """apply(), answering the whole Applied (the seats' callers read who sat where)."""
-    command = _with_inputs(game, command)
+    command, gone = _with_inputs(game, command)
     try:
-        return _locked_change(game.pk, command, expected_ply, expected_version, viewer, now)
+        return _locked_change(game.pk, command, expected_ply, expected_version, viewer, now, gone)
     except WritesBusy as busy:  # the web process's bounded wait: the person's page tries again
         if viewer is None:
             raise
@@ -81,18 +81,21 @@ def change(game, command, *, expected_ply=None, expected_version=None, viewer=No
 
 
 def _with_inputs(game, command):
-    """`command` with what the engine cannot read itself, read before the lock."""
+    """`command` with what the engine cannot read itself, read before the lock, and for
+    a claim the colour whose absence was read (None otherwise): the player to move as
+    stored now, not as the caller's copy of the game has it."""
     names = {field.name for field in dataclasses.fields(command)}
-    inputs = {}
+    inputs, gone = {}, None
     if "outages" in names and isinstance(command, TIMED) and game.deadline and not command.outages:
         inputs["outages"] = tuple(downtime.outages_since(game.turn_started_at))
-    if isinstance(command, CLAIMS) and game.turn:
-        inputs["gone_for"] = presence.gone_for(game.public_id, game.turn)
+    if isinstance(command, CLAIMS):
+        gone = Game.objects.filter(pk=game.pk).values_list("turn", flat=True).first() or ""
+        inputs["gone_for"] = presence.gone_for(game.public_id, gone) if gone else 0.0
         inputs["needed"] = settings.PLAYER_GONE_SECONDS
-    return dataclasses.replace(command, **inputs) if inputs else command
+    return (dataclasses.replace(command, **inputs) if inputs else command), gone
 
 
-def _locked_change(pk, command, expected_ply, expected_version, viewer, now):
+def _locked_change(pk, command, expected_ply, expected_version, viewer, now, gone=None):
     with transaction.atomic():
         game = Game.objects.select_for_update().prefetch_related("seats").filter(pk=pk).first()
         if game is None:
@@ -102,6 +105,8 @@ def _locked_change(pk, command, expected_ply, expected_version, viewer, now):
         if ((expected_ply is not None and expected_ply != old.ply)
                 or (expected_version is not None and expected_version != old.version)):
             _refuse_stale(old, command)
+        if gone is not None and gone != old.turn:  # the absence read is of a player no longer to move
+            raise from_refusal(Refused.stale())
         if viewer is not None:
             seat = viewer.seat_among(record.seats)
             command = dataclasses.replace(command, by=seat.colour if seat is not None else None)
