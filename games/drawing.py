@@ -10,10 +10,11 @@ here (the push then finds it drawn).
 import time
 
 from django.conf import settings
+from django.db.models import Prefetch
 from django.template.loader import render_to_string
 from django.utils import translation
 
-from games.models import Game
+from games.models import Game, Seat
 from games.presentation import game_state
 from games.record import GameRecord
 from infra.lru import LRU
@@ -26,6 +27,9 @@ _drawn = LRU(500)
 # The last games read here to draw a push, by (game, version): a second language reads
 # nothing again.
 _read = LRU(200)
+
+# A push's seats come with their players: their names are drawn.
+SEATS = Prefetch("seats", queryset=Seat.objects.select_related("user"))
 
 
 def render_state(game, record=None, language=None):
@@ -56,7 +60,7 @@ def state_at(game_id, public_id, version, language, events=()):
         return html, version
     record = _read.get((public_id, version))
     if record is None:
-        game = Game.objects.filter(pk=game_id).prefetch_related("seats").first()
+        game = Game.objects.filter(pk=game_id).prefetch_related(SEATS).first()
         if game is None:
             return None
         GameRecord.follow(game_id, public_id, events)
