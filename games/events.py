@@ -11,8 +11,14 @@ A "state" event carries nothing but its version: the game changed in a way told 
 no other event, and whoever follows it reads the whole state. `since` never gives
 one: its caller sends the whole state instead.
 """
+import logging
+
+from django.db import OperationalError, transaction
+
 from games.models import GameEvent
 from infra import sending
+
+log = logging.getLogger(__name__)
 
 STATE = "state"
 
@@ -45,8 +51,15 @@ def record(game, events):
 def record_state(game):
     """After commit, for a change that told no events: a bare "state" event under the
     game's version as the change wrote it (kept once: a second call for the same
-    version stores nothing). Returns the events to publish."""
-    GameEvent.objects.bulk_create([GameEvent(game=game, version=game.version, type=STATE)], ignore_conflicts=True)
+    version stores nothing). Returns the events to publish. The change is saved
+    already, so a database too busy to store it leaves a gap, which `since` answers
+    with the whole state, rather than failing the change's request."""
+    try:
+        with transaction.atomic():
+            GameEvent.objects.bulk_create([GameEvent(game=game, version=game.version, type=STATE)],
+                                          ignore_conflicts=True)
+    except OperationalError as error:  # busy or locked (infra.write_waits.WritesBusy)
+        log.warning("game %s: state event %s not stored (%s)", game.pk, game.version, error)
     return [{"v": game.version, "type": STATE}]
 
 

@@ -1,7 +1,7 @@
 """A game's events as data (games.events): numbered by the version, stored with the
 change, read back after a version, or refused when they cannot all be given."""
 import pytest
-from django.db import IntegrityError, transaction
+from django.db import IntegrityError, OperationalError, connection, transaction
 
 from games import events
 from games.models import Game, GameEvent
@@ -84,3 +84,23 @@ def test_the_push_is_data():
     assert events.message(game, numbered) == {
         "type": "game.events", "group": game.group_name, "game": game.public_id, "version": game.version,
         "events": numbered, "public": game.is_public}
+
+
+def test_a_state_event_the_database_is_too_busy_to_store_is_still_pushed():
+    game = new_game()
+    events.record(game, [move(1, "d3")])
+    old = game.version
+    Game.objects.filter(pk=game.pk).update(version=old + 1)
+    game.refresh_from_db()
+
+    def busy(execute, sql, params, many, context):
+        if "games_gameevent" in sql and sql.lstrip().upper().startswith("INSERT"):
+            raise OperationalError("database is locked")
+        return execute(sql, params, many, context)
+
+    with connection.execute_wrapper(busy):
+        assert events.record_state(game) == [{"v": old + 1, "type": "state"}]
+    assert not GameEvent.objects.filter(game=game, version=old + 1).exists()
+    assert Game.objects.filter(pk=game.pk).exists()  # the caller's transaction goes on
+    assert events.since(game, old) is None  # the gap: whoever resumes from before reads the whole state
+    assert events.since(game, old - 1) is None
