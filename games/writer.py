@@ -10,10 +10,10 @@ offer, a claim, a seat taken, a shown board, the site's outages given back
 Locks, in order: before any, what the engine cannot read is read into the command
 (the site's outages from Redis, how long a player is gone, the settings); then, in one
 transaction, the Game row (select_for_update: this module is the only one that takes
-it), with the web process's bounded waits (infra.write_waits: WritesBusy, a person
-is told DatabaseBusy). Under it the state is read (the seats prefetched, the moves
-and position from the kept GameRecord), the expected ply or version checked, decide()
-run; its new state is written as one conditional update of the Game on the ply,
+it), with the web process's bounded waits (infra.write_waits: WritesBusy; a person's
+move is told DatabaseBusy, in its own words). Under it the state is read (the seats
+prefetched, the moves and position from the kept GameRecord), the expected ply or
+version checked, decide() run; its new state is written as one conditional update of the Game on the ply,
 version and status read (0 rows: stale, nothing written; a unique (game, ply) under
 the moves besides), the Seats that changed, the Moves added (one bulk insert) or
 taken back, the version bumped by one per event, and the events recorded
@@ -74,9 +74,9 @@ def change(game, command, *, expected_ply=None, expected_version=None, viewer=No
     command, gone = _with_inputs(game, command)
     try:
         return _locked_change(game.pk, command, expected_ply, expected_version, viewer, now, gone)
-    except WritesBusy as busy:  # the web process's bounded wait: the person's page tries again
-        if viewer is None:
-            raise
+    except WritesBusy as busy:  # the web process's bounded wait: a person's move is sent again by its page
+        if viewer is None or not isinstance(command, commands.Play):
+            raise  # answered "busy" like any other write (infra.write_waits)
         raise DatabaseBusy() from busy
 
 
