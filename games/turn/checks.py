@@ -10,10 +10,17 @@ def running(state):
         raise Refused(_("This game is over.") if state.status == FINISHED else _("This game has not started yet."))
 
 
+def person_seat(state, by):
+    """The seat of the person `by` (a colour), or None: no colour, or the computer's
+    (a person never sits there: games.writer resolves `by` from the person's seat)."""
+    seat = state.seat_of(by) if by else None
+    return None if seat is None or seat.is_computer else seat
+
+
 def running_seat(state, by):
     """The seat of `by` in the running game, or the refusal."""
     running(state)
-    seat = state.seat_of(by) if by else None
+    seat = person_seat(state, by)
     if seat is None:
         raise Refused(_("You have no seat in this game."), NOT_YOURS)
     if seat.left_at is not None:

@@ -39,8 +39,8 @@ class ComputerMove(Command):
 @dataclass(frozen=True)
 class TimeOut(Command):
     """At 60 s a move the player to move is due: the computer plays `square` for them
-    (made_by "timeout"). On a clock or in correspondence it is a Flag. `outages`: as
-    Play's; stale unless the player is due once they are given back."""
+    (made_by "timeout"). On a clock or in correspondence see Flag (a TimeOut there is
+    stale). `outages`: as Play's; stale unless the player is due once they are given back."""
     square: str = ""
     outages: tuple = ()
 

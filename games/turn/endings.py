@@ -5,7 +5,7 @@ player the computer takes over from. Every ending stops the running clock (Clock
 from dataclasses import replace
 
 from games.turn import events, timing
-from games.turn.checks import opponent_gone, running_seat
+from games.turn.checks import opponent_gone, person_seat, running_seat
 from games.turn.record import abortable, last_own_move
 from games.turn.refusals import Refused, _
 from games.turn.state import (
@@ -131,7 +131,7 @@ def computer_for_gone(state, command, now):
 def abandon(state, command, now):
     """Against the computer, New Game: the running game ends abandoned, won by nobody.
     Nothing happens (no events) to a game that is over or not the person's."""
-    if state.kind != COMPUTER or state.seat_of(command.by) is None or state.status != PLAYING:
+    if state.kind != COMPUTER or person_seat(state, command.by) is None or state.status != PLAYING:
         return state, []
     return end_now(state, now, ABANDONED)
 

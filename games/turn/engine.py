@@ -34,6 +34,7 @@ from dataclasses import replace
 from games.turn import commands as c
 from games.turn.clock import DAYS
 from games.turn import endings, events, moves, offers, seats, timing
+from games.turn.checks import person_seat
 from games.turn.refusals import NOT_YOURS, Refused, _
 from games.turn.state import COMPUTER, FINISHED, LEVELS, PLAYING
 
@@ -42,14 +43,14 @@ def set_level(state, command, now):
     """The computer's level for its next move (against the computer)."""
     if command.level not in LEVELS:
         raise Refused(_("Choose Easy, Normal or Hard."))
-    if state.kind != COMPUTER or state.seat_of(command.by) is None:
+    if state.kind != COMPUTER or person_seat(state, command.by) is None:
         raise Refused(_("Only the player can change the computer's level."), NOT_YOURS)
     return replace(state, level=command.level), [{"type": "level", "level": command.level}]
 
 
 def share(state, command, now):
     """A player shares the finished game (anyone with the link may review it), or stops."""
-    if state.seat_of(command.by) is None:
+    if person_seat(state, command.by) is None:
         raise Refused(_("Only the players can share this game."), NOT_YOURS)
     if state.status != FINISHED:
         raise Refused(_("A game can be shared once it is over."))

@@ -4,9 +4,8 @@ from dataclasses import replace
 
 from games.rules import IllegalMoveError
 from games.turn import events, timing
-from games.turn.checks import running
+from games.turn.checks import person_seat, running
 from games.turn.clock import MOVE
-from games.turn.endings import flag
 from games.turn.ranking import winner_with_forfeits
 from games.turn.record import last_own_move, undo_refusal
 from games.turn.refusals import LATE, NOT_YOURS, REFUSED, Refused, _
@@ -22,7 +21,7 @@ def play(state, command, now):
     in their turn are given back first (command.outages)."""
     running(state)
     seat = state.seat_of(state.turn)
-    if seat is None or command.by is None or seat.colour != command.by:
+    if seat is None or person_seat(state, command.by) is None or seat.colour != command.by:
         raise Refused(_("It is not your turn."), NOT_YOURS)
     if seat.played_by_computer:
         raise Refused(_("The computer plays this seat now."), NOT_YOURS)
@@ -50,10 +49,10 @@ def computer_move(state, command, now):
 def time_out(state, command, now):
     """At 60 s a move, the player to move is due (stale unless they are, the site's
     outages given back): the computer plays `square` for them. On a clock or in
-    correspondence a time-out is a Flag."""
-    if state.clock.control != MOVE:
-        return flag(state, command, now)
-    if state.status != PLAYING or not timing.is_due(timing.give_back(state, command.outages) or state, now):
+    correspondence there is no such move (stale): they lose on time, a Flag."""
+    if state.clock.control != MOVE or state.status != PLAYING:
+        raise Refused.stale()
+    if not timing.is_due(timing.give_back(state, command.outages) or state, now):
         raise Refused.stale()
     return apply_move(state, command.square, now, BY_TIMEOUT)
 
@@ -98,7 +97,7 @@ def apply_move(state, square, now, made_by):
 def undo(state, command, now):
     """Against the computer: `by`'s last move and every computer answer after it are
     taken back; a finished game plays on (and is private again)."""
-    seat = state.seat_of(command.by) if command.by else None
+    seat = person_seat(state, command.by)
     refusal = undo_refusal(state, seat)
     if refusal:
         raise Refused(refusal, NOT_YOURS if state.kind == COMPUTER and seat is None else REFUSED)

@@ -4,6 +4,7 @@ measured lag (their lag credit on a clock)."""
 from dataclasses import replace
 
 from games.turn import events, timing
+from games.turn.checks import person_seat
 from games.turn.clock import CLOCK
 from games.turn.record import last_own_move
 from games.turn.refusals import NOT_YOURS, Refused, _
@@ -44,8 +45,8 @@ def give_seat_back(state, command, now):
     seated any more the writer closes the waiting game."""
     if state.status != WAITING:
         raise Refused(_("The game has started meanwhile. Reload the page to leave it."))
-    seat = state.seat_of_occupant(command.occupant) if command.occupant else state.seat_of(command.by)
-    if seat is None or seat.is_computer:
+    seat = state.seat_of_occupant(command.occupant) if command.occupant else person_seat(state, command.by)
+    if seat is None:
         raise Refused(_("You have no seat at this table."), NOT_YOURS)
     state = state.with_seat(seat.colour, occupant="", name="")
     return state, [events.seat(seat.colour, False)]
@@ -69,7 +70,7 @@ def show_board(state, command, now):
     """On a clock, `by`'s page shows the running game for the first time: noted once;
     when they are to make their first move and still in time, its time starts now.
     Noting it alone is not shown to anyone: no events."""
-    seat = state.seat_of(command.by) if command.by else None
+    seat = person_seat(state, command.by)
     if state.clock.control != CLOCK or seat is None or seat.board_shown_at is not None:
         return state, []
     state = state.with_seat(seat.colour, board_shown_at=now)
@@ -85,7 +86,7 @@ def show_board(state, command, now):
 def record_lag(state, command, now):
     """The round trip just measured on `by`'s game socket: their lag credit on a clock
     from their next turn on. Not shown to anyone: no events."""
-    seat = state.seat_of(command.by) if command.by else None
+    seat = person_seat(state, command.by)
     if seat is None or state.clock.control != CLOCK:
         return state, []
     return state.with_seat(seat.colour, lag=round(max(0.0, command.seconds), 3)), []

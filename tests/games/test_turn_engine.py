@@ -295,10 +295,11 @@ def test_on_a_clock_a_flag_loses_on_time():
     assert after.seat_of("black").remaining == 0.0 and produced[-1]["type"] == "end"
 
 
-def test_in_correspondence_a_flag_loses_on_time_and_a_time_out_is_a_flag():
+def test_in_correspondence_a_flag_loses_on_time_and_no_computer_moves_for_them():
     state = played(table(POST), ("black", "d3", 10), ("white", "c3", 20))
     assert state.deadline == at(20 + 86400)
-    after, _produced = decide(state, c.TimeOut(square="c4"), at(20 + 86400))
+    assert refused(state, c.TimeOut(square="c4"), 20 + 86400).kind == STALE
+    after, _produced = decide(state, c.Flag(), at(20 + 86400))
     assert (after.ending, after.winner) == ("time", "white")
 
 
@@ -495,3 +496,12 @@ def test_leavers_rank_last_the_last_to_leave_above_the_earlier():
     assert winner_with_forfeits(("red",), outcome) is None  # a shared top of those who stayed
     assert winner_with_forfeits(("red", "white"), outcome) == "black"
     assert winner_with_forfeits((), outcome) == "red"
+
+
+def test_nobody_acts_for_the_computers_seat():
+    state = table(computers=("white",))
+    assert str(refused(state, c.Resign(by="white"))) == "You have no seat in this game."
+    assert str(refused(state, c.Play(by="white", square="d3"))) == "It is not your turn."
+    assert refused(against_computer(), c.Undo(by="white")).kind == NOT_YOURS
+    assert refused(against_computer(), c.SetLevel(by="white", level="easy")).kind == NOT_YOURS
+    assert decide(against_computer(), c.Abandon(by="white"), at(1)) == (against_computer(), [])
