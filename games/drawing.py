@@ -10,11 +10,10 @@ here (the push then finds it drawn).
 import time
 
 from django.conf import settings
-from django.db.models import Prefetch
 from django.template.loader import render_to_string
 from django.utils import translation
 
-from games.models import Game, Seat
+from games.models import Game
 from games.presentation import game_state
 from games.record import GameRecord
 from infra.lru import LRU
@@ -27,9 +26,6 @@ _drawn = LRU(500)
 # The last games read here to draw a push, by (game, version): a second language reads
 # nothing again.
 _read = LRU(200)
-
-# A push's seats come with their players: their names are drawn.
-SEATS = Prefetch("seats", queryset=Seat.objects.select_related("user"))
 
 
 def render_state(game, record=None, language=None):
@@ -60,7 +56,7 @@ def state_at(game_id, public_id, version, language, events=()):
         return html, version
     record = _read.get((public_id, version))
     if record is None:
-        game = Game.objects.filter(pk=game_id).prefetch_related(SEATS).first()
+        game = Game.objects.filter(pk=game_id).prefetch_related("seats").first()
         if game is None:
             return None
         GameRecord.follow(game_id, public_id, events)

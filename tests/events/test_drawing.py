@@ -144,19 +144,3 @@ def test_a_push_after_a_version_not_seen_here_reads_the_moves():
     (html, version), read = moves_read(
         lambda: drawing.state_at(game.pk, game.public_id, numbered[-1]["v"], "en", numbered))
     assert read and 'class="cell last" data-square="c3"' in html and 'data-square="d3" data-stone="black"' in html
-
-
-@pytest.mark.django_db
-def test_a_push_at_a_table_reads_the_game_and_its_seats_with_their_players_once():
-    alice, bob = make_user("alice"), make_user("bob")
-    table = actions.open_table(alice, Variant(board="6x6"), listed=True)
-    actions.join(table, Viewer(user=bob))
-    game = Game.objects.get(pk=table.game_id)
-    drawing.state_at(game.pk, game.public_id, game.version, "en")
-    numbered = moved_elsewhere(game, game.board().legal_moves[0], game.turn, [])
-    with CaptureQueriesContext(connection) as queries:
-        for language in ("en", "de"):
-            drawing.state_at(game.pk, game.public_id, numbered[-1]["v"], language, numbered)
-    tables = [query["sql"].split(" FROM ")[1].split()[0].strip('"') for query in queries if " FROM " in query["sql"]]
-    assert tables.count("games_game") == 1 and tables.count("games_seat") == 1
-    assert "games_move" not in tables and "auth_user" not in tables  # the players come with the seats
