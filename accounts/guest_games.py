@@ -4,7 +4,7 @@ Django's login() keeps the session's data when it rotates the key, so the guest
 token is still there when user_logged_in is sent (by sign-up too, which logs in).
 """
 from games.access import GUEST_TOKEN_KEY
-from games.services import claim_guest_seats
+from games.writer import claim_guest_seats
 
 
 def claim_on_login(sender, request, user, **kwargs):

@@ -371,6 +371,10 @@ PRESENCE_STALE = float(os.environ.get("PRESENCE_STALE", str(3 * PRESENCE_HEARTBE
 COMPUTER_THINKING_PER_VISITOR = int(os.environ.get("COMPUTER_THINKING_PER_VISITOR", "2"))
 COMPUTER_THINKING_PER_ADDRESS = int(os.environ.get("COMPUTER_THINKING_PER_ADDRESS", "4"))
 
+# Asks for a game's events (GET /games/<id>/events) one client address may make a
+# minute of games it has no seat in (games.events_limit); its players are not limited.
+GAME_EVENTS_ASKS_PER_MINUTE = int(os.environ.get("GAME_EVENTS_ASKS_PER_MINUTE", "60"))
+
 # The largest request body taken (config.body_limit): a game record is at most 64 KB
 # (games.review.records.MAX_RECORD_BYTES) and every other form far less.
 MAX_REQUEST_BODY = int(os.environ.get("MAX_REQUEST_BODY", str(256 * 1024)))

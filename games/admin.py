@@ -1,8 +1,8 @@
-"""Read-only admin pages of games, seats, moves and analyses: for looking, never for
-changing; every change of a game goes through games.services."""
+"""Read-only admin pages of games, seats, moves, events and analyses: for looking, never for
+changing; every change of a game goes through games.writer."""
 from django.contrib import admin
 
-from games.models import Game, GameAnalysis, Move, Seat
+from games.models import Game, GameAnalysis, GameEvent, Move, Seat
 
 
 class ReadOnlyAdmin(admin.ModelAdmin):
@@ -45,6 +45,14 @@ class SeatAdmin(ReadOnlyAdmin):
 class MoveAdmin(ReadOnlyAdmin):
     list_display = ["game", "ply", "colour", "square", "made_by", "created_at"]
     list_filter = ["made_by", "colour"]
+    search_fields = ["game__public_id"]
+    list_select_related = ["game"]
+
+
+@admin.register(GameEvent)
+class GameEventAdmin(ReadOnlyAdmin):
+    list_display = ["game", "version", "type", "created_at"]
+    list_filter = ["type"]
     search_fields = ["game__public_id"]
     list_select_related = ["game"]
 

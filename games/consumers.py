@@ -24,9 +24,9 @@ from django.contrib.auth import get_user
 from django.db import OperationalError
 from django.utils import translation
 
-from games import broadcast, endings, presence, services, signals
+from games import drawing, endings, errors, presence, services, signals
 from games.access import GUEST_TOKEN_KEY, Viewer, can_watch, watchable_game
-from games.broadcast import drawn_state, render_state
+from games.drawing import render_state
 from games.fanout import game_fanout
 from games.models import Game
 from games.responses import busy_message, page_ply, state_and_message
@@ -227,16 +227,16 @@ class GameConsumer(WithoutDatabaseHop, AsyncWebsocketConsumer):
         with translation.override(self.language):
             try:
                 game = apply(self.game, viewer)
-            except services.DatabaseBusy as busy:  # the position is not read again: the page keeps its own
+            except errors.DatabaseBusy as busy:  # the position is not read again: the page keeps its own
                 return busy_message(busy, self.version), self.version, True
             except WritesBusy as busy:  # an action: said on the message line, not sent again by itself
                 return busy_message(busy, self.version, retry=False), self.version, True
-            except services.GameError as error:
+            except errors.GameError as error:
                 game = Game.objects.filter(pk=self.game.pk).prefetch_related("seats").first()
                 if game is None or not can_watch(game, viewer):
                     return None
                 return state_and_message(game, error), game.version, True
-            return render_state(game), game.version, False  # drawn already for the push
+            return render_state(game), game.version, False  # the push finds it drawn (games.drawing)
 
     def viewer_now(self):
         """Who this page's session is now, read afresh as an HTTP request would: signed
@@ -246,25 +246,29 @@ class GameConsumer(WithoutDatabaseHop, AsyncWebsocketConsumer):
         token = request.session.get(GUEST_TOKEN_KEY, "")
         return Viewer(user=user if user.is_authenticated else None, guest_token=token)
 
-    async def game_state(self, event):
+    async def game_events(self, message):
+        """A push of the game's events (games.events.message): this page shows the whole
+        state they lead to, drawn here once per process, version and language (games.drawing)."""
         if self.game is None:
             return  # refused already; a message that was on its way
         # Who may watch can change while the socket is open (a shared game reopened
         # with Undo is private again): checked on every push of a private game, not
         # only on connect. Once the game has started a player keeps their seat for
         # good, so a player's socket is not asked again (no database call per move).
-        if not event.get("public") and not self.seated and not await self.may_watch():
+        if not message.get("public") and not self.seated and not await self.may_watch():
             await self.refuse()
             return
-        html, version = event["html"].get(self.language), event["version"]
-        if html is None:  # drawn in the mover's language: this page reads another
-            html = drawn_state(self.game.public_id, version, self.language)
-        if html is None:
-            state = await self.current_state()
-            if state is None:
-                return  # deleted meanwhile
-            html, version = state
-        await self.push(html, version)
+        version = message["version"]
+        if version <= self.version:
+            return  # shown already (the answer to this page's own move), or older
+        html = drawing.drawn_state(self.game.public_id, version, self.language)
+        state = (html, version) if html is not None else await self.state_at(version, message["events"])
+        if state is not None:  # else deleted meanwhile
+            await self.push(*state)
+
+    @database_sync_to_async
+    def state_at(self, version, events):
+        return drawing.state_at(self.game.pk, self.game.public_id, version, self.language, events)
 
     async def refuse(self):
         self.game = None  # pushes on their way are dropped until disconnect() leaves the group
@@ -279,8 +283,8 @@ class GameConsumer(WithoutDatabaseHop, AsyncWebsocketConsumer):
         ping = ""
         if self.seated and self.game.time_control == Game.TimeControl.CLOCK and time.monotonic() - self.pinged[1] > PING_EVERY:
             self.pinged = (secrets.token_hex(4), time.monotonic())
-            ping = broadcast.ping(self.pinged[0])
-        text = html + broadcast.server_now(self.game) + ping
+            ping = drawing.ping(self.pinged[0])
+        text = html + drawing.server_now(self.game) + ping
         if not write_frame(self, text):  # framed once for the spectators sent the same
             await self.send(text_data=text)
 

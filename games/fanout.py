@@ -1,6 +1,6 @@
 """A game's pushes as a daphne process hands them to its pages: one channel per event
 loop is in the group of every game a page here shows, takes each push once, and
-gives it to those pages by a method call (GameConsumer.game_state). A page then costs
+gives it to those pages by a method call (GameConsumer.game_events). A page then costs
 its own check and websocket frame, not a channel-layer delivery of its own
 (benchmarks/README.md, "Spectators").
 
@@ -69,7 +69,7 @@ class GameFanout:
                 message = await layer.receive(channel)
                 for page in list(self.pages.get(message.get("group"), ())):
                     try:
-                        await page.game_state(message)
+                        await page.game_events(message)
                     except Exception:  # one page's fault is not the others'
                         log.exception("a game page could not take a push")
                         await close(page)

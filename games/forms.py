@@ -10,7 +10,7 @@ from django.utils.translation import gettext_lazy as _
 from games import InvalidVariantError, Variant
 from games.models import HandicapSide, Level
 from games.presentation import BOARD_NAMES, COLOUR_NAMES
-from games.services import build_variant
+from games.creation import build_variant
 from games.variant_errors import variant_error_message
 
 TRUE_WORDS = {"1", "true", "on", "yes"}
@@ -171,7 +171,7 @@ class VariantForm(forms.Form):
 
 class PlayForm(VariantForm):
     """Against the computer the handicap goes to a side, not a colour: the visitor's
-    colour may be drawn only when the game starts (games.services.create_computer_game)."""
+    colour may be drawn only when the game starts (games.creation.create_computer_game)."""
     handicap_colour = None
     handicap_side = forms.ChoiceField(label=_("Handicap stones go to"), initial=HandicapSide.ME, required=False,
                                       choices=HandicapSide.choices)

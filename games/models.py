@@ -2,7 +2,7 @@
 
 The rules live in the Django-free modules beside this one; a game's position is
 always rebuilt from its moves (`Game.board()`), so the move list is the one truth.
-Only `games.services` and `games.seating` change these rows.
+Only `games.writer` changes these rows (`games.creation` inserts new games).
 """
 import secrets
 
@@ -237,6 +237,28 @@ class Move(models.Model):
     @property
     def is_pass(self):
         return self.square == "pass"
+
+
+class GameEvent(models.Model):
+    """One thing that happened in a game, as data (games.events): a move, a turn, an
+    end, an offer... Numbered by the game's version: event `version` is what made the
+    game's version that number, so a page or a program that shows version v resumes
+    with the events after it. Written under the game's lock with the change itself."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="events")
+    version = models.PositiveIntegerField()
+    type = models.CharField(max_length=16)
+    data = models.JSONField(default=dict, blank=True, help_text="the event without its type and version")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["game", "version"], name="one_event_per_game_version"),
+        ]
+        ordering = ["game", "version"]
+
+    def __str__(self):
+        return f"{self.game_id} v{self.version} {self.type}"
 
 
 class GameAnalysis(models.Model):

@@ -8,10 +8,10 @@ from django.shortcuts import redirect
 from django.template.loader import render_to_string
 from django.utils.translation import gettext as _
 
-from games.broadcast import render_state, server_now
+from games.drawing import render_state, server_now
 from games.params import whole_number
 from games.presentation import game_url
-from games.services import DatabaseBusy, GameError
+from games.errors import DatabaseBusy, GameError
 from infra.write_waits import RETRY_AFTER
 
 

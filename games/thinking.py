@@ -5,7 +5,7 @@ COMPUTER_THINKING_PER_ADDRESS).
 Every game whose move would set the computer thinking (a move, or a new game in which
 the computer opens) first takes a place, in Redis, under its visitor (the account, or
 the guest's session) and its address; past either limit it is refused and nothing is
-played. The place is given back once the computer has answered (games.services.
+played. The place is given back once the computer has answered (games.publishing.
 game_changed, when a person is to move again or the game is over). Every place also
 lapses after THINKING_SECONDS, so a worker killed in the middle of a search does not
 leave its visitor refused for ever. Checking and taking happen in one Lua script, so

@@ -1,11 +1,11 @@
 """Correspondence (docs/rules.md §11.3): the player whose turn it is gets one e-mail a turn
 while away from the site.
 
-Queued after the commit that gave them the turn (games.services.schedule_next) as the
+Queued after the commit that gave them the turn (games.publishing.schedule_next) as the
 Celery task games.turn_mail, and sent by a worker through Django's mail (apps above
 may stop it, add a line or name the person's language: games.signals.turn_mail_sending) (the console
 unless SMTP is configured: config/settings.py). Once per turn: the game's `mailed_ply`
-is set to the turn's ply by a conditional update in the transaction that sends, so a
+is set to the turn's ply (games.writer: MarkMailed) in the transaction that sends, so a
 second delivery of the task, or the sweep's, finds it set and sends nothing; a send that
 fails rolls the mark back and the task is tried again.
 """
@@ -15,17 +15,13 @@ from django.db import transaction
 from django.utils import translation
 from django.utils.translation import gettext as _
 
-from games import signals
+from games import signals, writer
+from games.publishing import wants_mail
+from games.errors import GameError
 from games.models import Game
 from games.presentation import colour_name, game_url, variant_label
+from games.turn.commands import MarkMailed
 from infra.site_url import absolute
-
-
-def wants_mail(game, seat):
-    """Whether the player at `seat`, now to move, is to be told by e-mail."""
-    return (game.time_control == Game.TimeControl.DAYS and game.status == Game.Status.PLAYING
-            and seat is not None and not seat.played_by_computer and seat.user_id is not None
-            and game.mailed_ply != game.ply)
 
 
 def send_turn_mail(game_id, ply):
@@ -37,9 +33,9 @@ def send_turn_mail(game_id, ply):
         seat = game.seat_of(game.turn)
         if not wants_mail(game, seat) or not seat.user.email:
             return False
-        marked = Game.objects.filter(pk=game_id, ply=ply, status=Game.Status.PLAYING).exclude(
-            mailed_ply=ply).update(mailed_ply=ply)
-        if not marked:
+        try:  # the mark (games.writer), rolled back with the rest if the send fails
+            writer.apply(game, MarkMailed(ply=ply), expected_ply=ply)
+        except GameError:
             return False
         answers = [answer for _receiver, answer in signals.turn_mail_sending.send(
             sender=Game, game=game, user=seat.user)]

@@ -11,13 +11,13 @@ from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from games import services
+from games import creation, services
 from games.access import Viewer, find_game
 from games.forms import LevelForm, PlayForm, variant_query
 from games.models import Game, HandicapSide, Level
 from games.presentation import colour_name, game_state, variant_label
 from games.responses import move_or_undo, respond
-from games.services import ComputerBusy, GameError
+from games.errors import ComputerBusy, GameError
 from games.thinking import Asker
 
 
@@ -31,7 +31,7 @@ def play(request):
             viewer = Viewer.from_request(request)
             try:
                 data = form.cleaned_data
-                game = services.create_computer_game(viewer, data["variant"], data["level"],
+                game = creation.create_computer_game(viewer, data["variant"], data["level"],
                                                      colour=data["human_colour"], handicap_side=data["handicap_side"],
                                                      asker=Asker.from_request(request, viewer))
             except ComputerBusy as busy:
@@ -119,11 +119,11 @@ def play_again(request, public_id):
     if game.status == Game.Status.PLAYING and seat and request.POST.get("confirm") != "1":
         return render(request, "games/new_game.html", {"game": game})  # ask first (scripts ask in a dialog)
     variant = game.variant_obj
-    fresh = services.build_variant(**{**variant.to_dict(), "blocked": len(variant.blocked)})
+    fresh = creation.build_variant(**{**variant.to_dict(), "blocked": len(variant.blocked)})
     try:
         with transaction.atomic():  # refused, the game left behind stays as it was
             services.abandon(game, viewer)
-            new = services.create_computer_game(viewer, fresh, game.level, handicap_side=handicap_side(game, seat),
+            new = creation.create_computer_game(viewer, fresh, game.level, handicap_side=handicap_side(game, seat),
                                                 asker=Asker.from_request(request, viewer))
     except ComputerBusy as busy:
         messages.error(request, str(busy))

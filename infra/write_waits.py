@@ -15,7 +15,7 @@ starved every other page. So in daphne (config.asgi calls bound_request_writes):
   any other error's, and the request is answered "busy, try again" in its language
   (WritesBusyMiddleware: HTTP 503, in place for htmx; the sockets answer their own
   message line). A person's move says so in its own words and is sent again by its
-  page (games.services.DatabaseBusy).
+  page (games.errors.DatabaseBusy).
 
 Workers keep the usual waits and their tasks retry.
 """

@@ -4,7 +4,7 @@ from django.utils.translation import gettext as _
 
 from games.access import can_watch
 from games.models import Game
-from games.services import GameError
+from games.errors import GameError
 from lobby.models import Table, normalise_code
 
 

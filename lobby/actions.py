@@ -4,8 +4,8 @@ writes Table rows.
 A table's game is a games.models.Game (kind TABLE) with one Seat per colour: seat i
 is colour i of the variant (Black, White, Red, Green: the turn order). The game
 waits (status WAITING) until every seat is taken (a user, a guest or the
-computer), then games.services.start_game starts it: the first colour is to move,
-and games.services takes over (deadlines, computer moves, time-outs, the result).
+computer), and the seat that fills it starts it (games.writer): the first colour is to
+move, and the game service takes over (deadlines, computer moves, time-outs, the result).
 
 This module checks who may ask (accounts, guests' names, the host); the seats
 themselves are taken and given back by games.seating, under a lock on the game
@@ -25,15 +25,28 @@ from django.utils.translation import ngettext
 from accounts.forms import clean_name
 from accounts.lookalikes import LOOKS_LIKE_SOMEONE_ELSE, looks_like_someone_else
 from games import seating
-from games import services as game_services
+from games import creation, services as game_services
 from games.models import Game, Level
 from games.presentation import colour_name
-from games.services import GameError
+from games.errors import GameError
 from lobby.broadcast import table_changed, table_closed
 from lobby.listing import LOBBY_WAITING_FOR
 from lobby.models import Table
 
 GUEST_NAME_MAX = 40
+
+
+# -- the table's row -------------------------------------------------------------
+
+def locked_table(table):
+    """`table` read again under a lock on its row (select_for_update), held to the end
+    of the caller's transaction: a rematch's answers (lobby.rematch) one at a time."""
+    return Table.objects.select_for_update().get(pk=table.pk)
+
+
+def move_on(table, game):
+    """The table plays `game` now (a rematch's new game; the finished one stays reviewable)."""
+    Table.objects.filter(pk=table.pk).update(game=game)
 
 
 # -- opening -------------------------------------------------------------------
@@ -67,7 +80,7 @@ def open_table(host, variant, *, level=Level.NORMAL, listed=False, host_colour=N
         if waits and len(computer_colours) < len(colours) - 1:
             waiting_limit(host)
         # A listed table's game may be watched by anyone (games.access.can_watch).
-        game = game_services.create_table_game(variant, level=level, is_public=listed, rated=rated, host=host,
+        game = creation.create_table_game(variant, level=level, is_public=listed, rated=rated, host=host,
                                                host_colour=host_colour, computer_colours=computer_colours,
                                                time_control=time_control)
         table = Table.objects.create(host=host, listed=listed, game=game, players_chat=players_chat)

@@ -8,7 +8,8 @@ first moves last. A leaver's seat is free in it, so the table waits for someone 
 it; the offer says who plays which colour, and none is made when everybody else left.
 Anyone declining, or leaving, ends the offer for all.
 
-Every change happens under a lock on the table row and then on the finished game
+Every change happens under a lock on the table row (lobby.actions.locked_table: that
+module writes every Table) and then on the finished game
 (games.seating.finished_game_locked; SQLite's IMMEDIATE transactions serialise writers
 anyway) and names the game it answers, so two people accepting at once, or one
 pressing twice, start one game. The new game and its seats are made by games.seating.
@@ -19,15 +20,16 @@ from django.utils.translation import gettext as _
 from games import Variant, seating
 from games.models import Game
 from games.presentation import colour_name
-from games.services import GameError, NotYourTurn
-from lobby.models import Rematch, Table
+from games.errors import GameError, NotYourTurn
+from lobby import actions
+from lobby.models import Rematch
 from lobby.signals import rematch_asked
 
 
 def _locked(table, game_id):
     """(table, finished game) locked, or a GameError when `game_id` is not the table's
     finished game. Returns (table, None) when that game's rematch already started."""
-    table = Table.objects.select_for_update().get(pk=table.pk)
+    table = actions.locked_table(table)
     if str(table.game.public_id) != str(game_id):
         started = Rematch.objects.filter(table=table, game__public_id=game_id, status=Rematch.Status.STARTED)
         if started.exists():
@@ -109,7 +111,7 @@ def _start_rematch(table, game, seats):
     # The table's flag, not the finished game's: a player sharing that game for review
     # must not make a private table's next game watchable.
     new = seating.rematch_game(game, seats, is_public=table.listed)
-    Table.objects.filter(pk=table.pk).update(game=new)
+    actions.move_on(table, new)
     return new
 
 

@@ -2,7 +2,7 @@
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from games.services import GameError
+from games.errors import GameError
 from lobby import rematch
 from lobby.broadcast import table_changed
 from lobby.views import done, find

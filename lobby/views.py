@@ -26,7 +26,7 @@ from games.access import Viewer
 from games.models import Game
 from games.presentation import colour_name, computer_label, game_state, time_control_label, variant_label
 from games.responses import move_or_undo
-from games.services import GameError
+from games.errors import GameError
 from lobby import actions, rematch
 from lobby.access import TableNotFound, TooManyCodeGuesses, can_view, find_table
 from lobby.broadcast import lobby_version, table_changed

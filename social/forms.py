@@ -7,7 +7,7 @@ from django.utils.translation import gettext_lazy as _
 
 from games.models import Game
 from games.presentation import BOARD_NAMES
-from games.services import build_variant
+from games.creation import build_variant
 from lobby.forms import CLOCK_PRESETS, DAYS
 from social.models import Challenge
 

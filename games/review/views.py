@@ -13,7 +13,7 @@ from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from games import analysis as analysis_service
-from games import services
+from games import creation, services
 from games.access import Viewer, find_game
 from games.charts import stone_chart
 from games.history import game_row, your_turn_games
@@ -24,7 +24,7 @@ from games.presentation import (
 )
 from games.review.forms import GamesFilter, ImportForm
 from games.review.records import game_record, import_query, players_in_query, replay_game, replay_moves
-from games.services import GameError, NotAPlayer
+from games.errors import GameError, NotAPlayer
 
 GAMES_PER_PAGE = 20
 
@@ -292,14 +292,14 @@ def form_from_query(query):
 @require_POST
 def analyse_import(request):
     """The importer of a finished game asks for its analysis: the game is stored as
-    theirs (once, services.store_import) and analysed like any other."""
+    theirs (once, creation.store_import) and analysed like any other."""
     form = form_from_query(request.POST)
     if not form.is_valid():
         return render(request, "games/review_import.html", {"form": form}, status=400)
     board = form.cleaned_data["replayed"]
     players = players_in_query(request.POST, board.variant)
     try:
-        game = services.store_import(Viewer.from_request(request), board.variant, list(board.history),
+        game = creation.store_import(Viewer.from_request(request), board.variant, list(board.history),
                                      players.names, players.computers)
         analysis_service.request_analysis(game)
     except (GameError, analysis_service.AnalysisRefused) as error:

@@ -2,7 +2,7 @@
 
 The message is an English msgid, marked for translation here (the locale's catalogue
 holds it) and translated where it is shown (games.writer turns a Refused into the
-games.services.GameError the page shows, in the page's language)."""
+games.errors.GameError the page shows, in the page's language)."""
 
 
 def gettext_noop(message):

@@ -3,7 +3,8 @@ for the rating and rematch tests: on the 6x6 board a game is over in ~30 moves."
 from games import Variant
 from games.models import Game
 from games.access import Viewer
-from games.services import GameError, computer_move, play_move
+from games.errors import GameError
+from games.services import computer_move, play_move
 from lobby import actions
 
 

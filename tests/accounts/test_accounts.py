@@ -11,7 +11,7 @@ from django.urls import reverse
 from accounts.models import Profile
 from games import Variant
 from games.access import Viewer
-from games.services import create_computer_game
+from games.creation import create_computer_game
 
 pytestmark = pytest.mark.django_db
 User = get_user_model()

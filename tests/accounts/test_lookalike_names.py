@@ -11,7 +11,7 @@ from django.urls import reverse
 from accounts.lookalikes import looks_like_someone_else
 from games import Variant
 from games.access import Viewer
-from games.services import GameError
+from games.errors import GameError
 from lobby import actions
 from tests.people import make_user, signed_in
 

@@ -15,7 +15,9 @@ from accounts.ratings import PROVISIONAL_GAMES, Shown, category_of, shown_rating
 from games import Variant
 from games.models import Game
 from games.access import Viewer
-from games.services import GameError, StaleMove, create_computer_game, play_move, timeout_move
+from games.creation import create_computer_game
+from games.errors import GameError, StaleMove
+from games.services import play_move, timeout_move
 from lobby import actions
 from tests.accounts.rated_play import finishing_square, play, rated_table
 from tests.people import signed_in

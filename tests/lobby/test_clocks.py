@@ -14,7 +14,8 @@ from games import Variant, deadlines
 from games.access import Viewer
 from games.turn.clock import MAX_LAG_CREDIT, Clock
 from games.models import Game, Move, Seat
-from games.services import OutOfTime, play_move
+from games.errors import OutOfTime
+from games.services import play_move
 from games.tasks import timeout_move as timeout_task
 from lobby import actions
 
@@ -282,7 +283,7 @@ def test_a_rated_game_lost_on_time_is_rated_once_as_its_result(alice, bob):
 
 def test_after_a_takeback_the_requesters_clock_runs_from_the_acceptance(alice, bob):
     from games import endings
-    from games.broadcast import render_state
+    from games.drawing import render_state
 
     game = clock_table(alice, bob)  # a casual table: takebacks allowed
     game = first_move(game, alice)
@@ -326,7 +327,7 @@ def test_a_takeback_granted_during_the_requesters_own_turn_keeps_their_time_spen
 
 def test_a_game_ending_early_stops_the_clocks_as_they_stand(alice, bob):
     from games import endings
-    from games.broadcast import render_state
+    from games.drawing import render_state
 
     game = first_move(first_move(clock_table(alice, bob), alice), bob)
     game = turn_began(game, 20)

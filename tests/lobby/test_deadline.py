@@ -15,7 +15,8 @@ from django.utils import timezone
 from games import Variant, deadlines
 from games.access import Viewer
 from games.models import Game, Move
-from games.services import OutOfTime, play_move
+from games.errors import OutOfTime
+from games.services import play_move
 from games.tasks import timeout_move as timeout_task
 from lobby import actions
 from tests import servers

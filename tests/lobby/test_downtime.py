@@ -20,7 +20,8 @@ from games.access import Viewer
 from games.turn.clock import RECONNECT
 from games.models import Game, Move, Seat
 from games.presentation import clocks_view
-from games.services import GameError, flag, give_back_downtime, play_move, timeout_move
+from games.errors import GameError
+from games.services import flag, give_back_downtime, play_move, timeout_move
 from infra.redis_clients import redis_client
 from lobby import actions
 from tests import servers

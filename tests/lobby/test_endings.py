@@ -13,7 +13,8 @@ from games import endings
 from games.access import Viewer
 from games.history import outcome_for
 from games.models import Game
-from games.services import GameError, NotYourTurn, play_move
+from games.errors import GameError, NotYourTurn
+from games.services import play_move
 from tests.accounts.rated_play import pick, rated_table
 from tests.people import make_user, signed_in
 
@@ -409,6 +410,23 @@ def test_the_player_to_move_gone_long_enough_loses_by_claim(alice, bob, carol, s
     assert game.score == game.board().decided("black").score
     assert RatingChange.objects.filter(game=game).count() == 2
     assert outcome_for(game, game.seat_of("black")) == "claimed"
+
+
+def test_a_claim_reads_the_absence_of_the_player_to_move_now_not_of_the_page_s_copy(alice, bob, settings):
+    import time
+    from games import presence
+    settings.PLAYER_GONE_SECONDS = 0.2
+    table = rated_table(alice, bob)
+    page_copy = fresh(table.game)  # a socket's game, read while Black (Alice) was to move
+    move(table.game, alice)  # White (Bob) to move
+    here(page_copy, "white", "bob-tab")
+    gone(page_copy, "white", "bob-tab")
+    deadline = time.monotonic() + 5
+    while presence.gone_for(page_copy.public_id, "white") <= settings.PLAYER_GONE_SECONDS:
+        assert time.monotonic() < deadline
+        time.sleep(0.05)
+    game = fresh(endings.claim_win(page_copy, Viewer(user=alice)))
+    assert (game.ending, game.winner) == ("claimed", "black")
 
 
 def test_a_gone_player_who_comes_back_in_time_plays_on(alice, bob, settings):

@@ -151,7 +151,7 @@ def test_a_page_showing_the_game_changes_no_later_move(alice, bob):
 def test_the_page_counts_the_first_move_down_in_the_readers_language(alice, bob):
     from django.utils import translation
 
-    from games.broadcast import render_state
+    from games.drawing import render_state
 
     game = clock_table(alice, bob)
     due = game.turn_started_at.timestamp() + 60

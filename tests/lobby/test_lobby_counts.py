@@ -12,7 +12,7 @@ from django.conf import settings
 
 from games import Variant
 from games.access import Viewer
-from games.services import create_computer_game
+from games.creation import create_computer_game
 from lobby import actions, counts
 from tests.lobby.test_sockets import ORIGIN, connect, cookie_for
 from tests.people import make_user

@@ -6,7 +6,7 @@ import pytest
 from django.urls import reverse
 from django.utils import translation
 
-from games.broadcast import render_state
+from games.drawing import render_state
 from games.models import Game, Move
 from games.presentation import move_list
 from tests.accounts.rated_play import pick, rated_table

@@ -14,7 +14,7 @@ from games import seating
 from games import services as game_services
 from games.models import Game
 from games.access import Viewer
-from games.services import GameError, NotYourTurn
+from games.errors import GameError, NotYourTurn
 from lobby import actions, rematch
 from lobby.models import Rematch, Table
 from tests.accounts.rated_play import play, rated_table

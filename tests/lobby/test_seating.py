@@ -4,17 +4,17 @@ import pytest
 from django.db import transaction
 
 from games import Variant, seating
-from games import services as game_services
+from games import creation
 from games.access import Viewer
 from games.models import Game, Seat
-from games.services import GameError, NotYourTurn
+from games.errors import GameError, NotYourTurn
 
 pytestmark = pytest.mark.django_db
 
 
 def waiting_game(host, players=2):
     variant = Variant(board="8x8" if players > 2 else "6x6", players=players)
-    return game_services.create_table_game(variant, level="easy", is_public=False, host=host,
+    return creation.create_table_game(variant, level="easy", is_public=False, host=host,
                                            host_colour="black", computer_colours=())
 
 

@@ -18,7 +18,8 @@ from games import Variant
 from games.access import Viewer
 from games.fanout import game_fanout
 from games.models import Game, Move
-from games.services import StaleMove, play_move
+from games.errors import StaleMove
+from games.services import play_move
 from lobby import actions, broadcast
 from lobby.feed import lobby_feed
 from tests.people import make_user
@@ -200,7 +201,10 @@ def test_two_simultaneous_submissions_of_the_same_move_apply_once():
     assert sorted(outcomes) == ["applied", "stale"]
     game.refresh_from_db()
     assert game.ply == 1 and list(game.moves.values_list("square", flat=True)) == ["d3"]
-    assert game.version == 2  # the start and the one move: each changed the game once
+    # One version an event (games.events): the seat taken, the start and its turn, then
+    # the one move and the next turn; the move told once.
+    told = list(game.events.order_by("version").values_list("type", flat=True))
+    assert told == ["seat", "start", "turn", "move", "turn"] and game.version == len(told)
 
 
 @pytest.mark.django_db(transaction=True)

@@ -14,7 +14,8 @@ from django.utils import timezone
 from games import Board, Variant
 from games.access import Viewer
 from games.models import Game, Move
-from games.services import GameError, NotYourTurn, computer_move, play_move, timeout_move
+from games.errors import GameError, NotYourTurn
+from games.services import computer_move, play_move, timeout_move
 from lobby import actions, broadcast, listing
 from lobby.models import CODE_ALPHABET, CODE_LENGTH, Table, normalise_code
 from tests.people import signed_in

@@ -12,7 +12,7 @@ from django.urls import reverse
 from games import Variant
 from games.access import Viewer
 from games.models import Game
-from games.services import GameError
+from games.errors import GameError
 from lobby import actions
 from lobby.models import Table
 from social import challenges

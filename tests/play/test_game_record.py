@@ -1,9 +1,9 @@
-"""The records of games kept in each process (games.record, games.broadcast): a move
+"""The records of games kept in each process (games.record, games.drawing): a move
 reads no moves when the previous one was made here, and what is kept is never served
 for a game whose moves changed."""
 import pytest
 
-from games.broadcast import render_state
+from games.drawing import render_state
 from games.models import Game, Move
 from games.record import GameRecord
 from games.services import play_move
@@ -44,8 +44,8 @@ def test_the_next_move_reads_no_moves_when_the_last_one_was_made_here(django_cap
     with django_capture_on_commit_callbacks(execute=True):
         game = play_move(game, "d3", expected_ply=0, viewer=visitor)
     # The computer's answer (the worker's call): a savepoint around locking the game,
-    # reading its seats, updating it and inserting the move.
-    with django_assert_num_queries(6) as queries:
+    # reading its seats, updating it, inserting the move and inserting its events.
+    with django_assert_num_queries(7) as queries:
         play_move(game, "c3", expected_ply=1)
     moves_read = [q["sql"] for q in queries if q["sql"].startswith("SELECT") and '"games_move"' in q["sql"]]
     assert moves_read == []

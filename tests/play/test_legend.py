@@ -4,7 +4,7 @@ import pytest
 
 from games import Variant
 from games.access import GUEST_TOKEN_KEY, Viewer
-from games.services import build_variant, create_computer_game
+from games.creation import build_variant, create_computer_game
 from tests.rulebook.dom import parse
 
 pytestmark = pytest.mark.django_db

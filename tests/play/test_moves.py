@@ -5,9 +5,9 @@ import pytest
 from games import Board, Variant
 from games.access import Viewer
 from games.models import Game, Move
-from games.services import (
-    GameError, NotYourTurn, StaleMove, build_variant, create_computer_game, play_move, undo,
-)
+from games.creation import build_variant, create_computer_game
+from games.errors import GameError, NotYourTurn, StaleMove
+from games.services import play_move, undo
 from games.record import GameRecord
 from tests.play.helpers import FirstChoice
 

@@ -9,7 +9,8 @@ from games import Variant
 from games.access import GUEST_TOKEN_KEY, Viewer
 from games.models import Game
 from games.presentation import score_sentence
-from games.services import create_computer_game, play_move
+from games.creation import create_computer_game
+from games.services import play_move
 from tests.people import make_user
 from tests.play.helpers import FirstChoice
 

@@ -4,7 +4,7 @@ import pytest
 from games import Variant
 from games.access import GUEST_TOKEN_KEY, Viewer
 from games.models import Game
-from games.services import create_computer_game
+from games.creation import create_computer_game
 from tests.play.helpers import FirstChoice
 
 pytestmark = pytest.mark.django_db

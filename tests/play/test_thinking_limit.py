@@ -11,7 +11,8 @@ from django.test import Client
 from games import Variant
 from games.access import GUEST_TOKEN_KEY, Viewer
 from games.models import Game, Move
-from games.services import computer_move, create_computer_game
+from games.creation import create_computer_game
+from games.services import computer_move
 from games.thinking import THINKING_SECONDS
 from tests import servers
 from tests.play.helpers import FirstChoice

@@ -11,7 +11,7 @@ from django.conf import settings
 from games import Variant
 from games.access import Viewer
 from games.models import Game, Move
-from games.services import create_computer_game
+from games.creation import create_computer_game
 from tests import servers
 from tests.people import make_user
 from tests.play.helpers import FirstChoice

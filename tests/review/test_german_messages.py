@@ -6,7 +6,7 @@ from django.utils import translation
 
 from games import InvalidVariantError, Variant, draw_blocked
 from games.analysis import request_analysis
-from games.services import build_variant
+from games.creation import build_variant
 from games.variant_errors import MESSAGES, variant_error_message
 from tests.review.conftest import WIPEOUT, WIPEOUT_BLUNDER_PLY, store_game
 from tests.review.test_analysis import run_to_end
@@ -95,7 +95,7 @@ def test_no_english_on_the_new_pages_and_lines_in_german(client):
     """The code form, the sign-in reasons, the games to continue, an abandoned game."""
     from games.models import Game
     from games.access import GUEST_TOKEN_KEY, Viewer
-    from games.services import create_computer_game
+    from games.creation import create_computer_game
     from tests.rulebook.test_translations import untranslated_msgids, untranslated_on
 
     session = client.session

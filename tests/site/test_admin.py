@@ -8,7 +8,7 @@ from django.urls import reverse
 from accounts.models import LoginThrottle
 from chat.models import ChatSetting, Message, Mute, Report, Silence
 from games.models import GameAnalysis
-from games import Variant
+from games import Variant, events
 from games.models import Game
 from lobby.models import Rematch
 from social import challenges, preferences, relations
@@ -35,6 +35,7 @@ def rows(alice, bob):
     game = play(table.game)
     Rematch.objects.create(table=table, game=game)
     GameAnalysis.objects.create(game=game, total=game.ply)
+    events.record_state(game)  # as each change's push stores it, after commit
     LoginThrottle.objects.create(key="0" * 64, failures=1, window_start=game.finished_at)
     message = Message.objects.create(game=game, room="players", author=bob, author_name="Bob", text="gg alice")
     Report.objects.create(message=message, reporter=alice, reason="abuse")

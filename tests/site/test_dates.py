@@ -9,7 +9,7 @@ from django.utils import formats, translation
 from games.access import GUEST_TOKEN_KEY, Viewer
 from games import Variant
 from games.models import Game
-from games.services import create_computer_game
+from games.creation import create_computer_game
 
 WHEN = datetime.datetime(2026, 12, 2, 14, 5, tzinfo=datetime.timezone.utc)
 

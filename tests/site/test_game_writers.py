@@ -1,6 +1,7 @@
-"""Only the games app writes a game: games/services.py and games/seating.py change
-Game, Seat and Move rows (and take their row locks); lobby, accounts, chat and config
-read them and call those modules; infra does not touch them.
+"""One module writes a game: games/writer.py changes Game, Seat and Move rows (and
+takes their row locks), games/creation.py inserts new ones; every other module of
+games, and lobby, accounts, chat and config, reads them and calls those; infra does
+not touch them. Likewise lobby/actions.py is the one writer of a Table.
 
 Read from the source with ast. A write is a call of one of WRITES on an expression
 that reaches those rows: the models themselves (`Seat.objects.filter(...).update()`,
@@ -25,12 +26,14 @@ WRITES_ON_NAMED_ONLY = {"save", "delete", "create", "get_or_create", "update_or_
 ROW_NAME = re.compile(r"^(\w+_)?(game|seat|move)$")
 
 
-def model_names(tree):
-    """The local names of games.models' Game, Seat and Move in a module (aliases included)."""
+def model_names(tree, models=MODELS, modules=("games.models", "games")):
+    """The local names of `models` (games.models' Game, Seat and Move) in a module (aliases included)."""
     names = set()
     for node in ast.walk(tree):
-        if isinstance(node, ast.ImportFrom) and node.module in ("games.models", "games"):
-            names.update(alias.asname or alias.name for alias in node.names if alias.name in MODELS)
+        if isinstance(node, ast.ImportFrom) and node.module in modules:
+            names.update(alias.asname or alias.name for alias in node.names if alias.name in models)
+        elif isinstance(node, ast.ClassDef) and node.name in models:  # the models' own module
+            names.add(node.name)
     return names
 
 
@@ -52,8 +55,8 @@ def chain(node):
             return parts[::-1]
 
 
-def reaches_rows(parts, models, bound):
-    return bool(parts) and (parts[0] in models | bound or bool((MODELS | RELATED) & set(parts)))
+def reaches_rows(parts, models, bound, related=MODELS | RELATED):
+    return bool(parts) and (parts[0] in models | bound or bool(related & set(parts)))
 
 
 def writes_in(source, filename="<source>"):
@@ -88,6 +91,51 @@ def test_no_module_outside_games_writes_a_game_a_seat_or_a_move():
     wrong = [f"{path.relative_to(ROOT)}:{line}: {code}"
              for path in files for line, code in writes_in(path.read_text(), str(path))]
     assert wrong == [], "\n".join(wrong)
+
+
+def test_inside_games_only_the_writer_changes_a_game_and_creation_only_inserts():
+    games = ROOT / "games"
+    files = [path for path in games.rglob("*.py") if "migrations" not in path.parts
+             and path.relative_to(games).as_posix() not in ("writer.py", "creation.py", "models.py")]
+    assert any(path.match("games/services.py") for path in files)
+    wrong = [f"{path.relative_to(ROOT)}:{line}: {code}"
+             for path in files for line, code in writes_in(path.read_text(), str(path))]
+    assert wrong == [], "\n".join(wrong)
+    inserts = {"create", "bulk_create"}
+    creation = ROOT / "games" / "creation.py"
+    changes = [code for _line, code in writes_in(creation.read_text()) if code.split("(")[0].rsplit(".", 1)[-1]
+               not in inserts]
+    assert changes == []
+
+
+def test_the_game_row_is_locked_in_the_writer_only():
+    lockers = sorted(path.relative_to(ROOT).as_posix() for app in ("games", *OUTSIDE)
+                     for path in (ROOT / app).rglob("*.py")
+                     if any("select_for_update" in code for _line, code in writes_in(path.read_text())))
+    assert lockers == ["games/writer.py"]
+
+
+def table_writes_in(source):
+    """(line, code) of every write of a lobby Table in `source`."""
+    tree = ast.parse(source)
+    models = model_names(tree, {"Table"}, ("lobby.models",))
+    found = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in WRITES:
+            parts = chain(node.func.value)
+            if reaches_rows(parts, models, set(), related={"Table"}) or (parts and parts[-1] == "table"
+                                                                          and node.func.attr in WRITES_ON_NAMED_ONLY):
+                found.append((node.lineno, ast.unparse(node)))
+    return found
+
+
+def test_only_lobby_actions_writes_a_table():
+    files = [path for app in ("games", *OUTSIDE) for path in (ROOT / app).rglob("*.py")
+             if "migrations" not in path.parts and path.relative_to(ROOT).as_posix() != "lobby/actions.py"]
+    wrong = [f"{path.relative_to(ROOT)}:{line}: {code}"
+             for path in files for line, code in table_writes_in(path.read_text())]
+    assert wrong == [], "\n".join(wrong)
+    assert table_writes_in("from lobby.models import Table\nTable.objects.filter(pk=1).update(game=None)")
 
 
 def test_the_check_sees_the_writes_the_lobby_used_to_make():

@@ -11,7 +11,7 @@ from config.asgi import application
 from games import Variant
 from games.access import Viewer
 from games.models import Game, Move
-from games.services import create_computer_game
+from games.creation import create_computer_game
 from lobby import actions as tables
 from tests.review.conftest import WIPEOUT, store_game
 

@@ -25,7 +25,7 @@ from config.settings import celery_redis_url
 from games import Variant, scheduling
 from games.access import Viewer
 from games.models import Game, Move
-from games.services import create_computer_game
+from games.creation import create_computer_game
 from lobby import actions
 from tests import servers
 

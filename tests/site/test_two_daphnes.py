@@ -113,8 +113,8 @@ def test_a_move_made_through_one_daphne_reaches_a_player_on_another(live_site, s
 
 
 def test_a_watcher_who_reads_german_sees_the_move_in_german_drawn_by_their_own_daphne(live_site, second_daphne):
-    """The mover's daphne draws the state once, in the mover's language; a page in
-    another language gets it drawn by the daphne that holds its socket."""
+    """The mover's daphne draws the state for the mover's answer; each page gets the
+    push drawn in its own language by the daphne that holds its socket."""
     alice, bob = make_user("alice"), make_user("bob")
     table = actions.open_table(alice, Variant(board="6x6"), level="easy", listed=True)
     actions.join(table, Viewer(user=bob))

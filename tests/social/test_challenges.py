@@ -13,7 +13,7 @@ from django.utils import timezone
 from games import endings
 from games.access import Viewer
 from games.models import Game
-from games.services import build_variant
+from games.creation import build_variant
 from lobby.models import Table
 from social import challenges, preferences, relations
 from social.models import Challenge, Notification

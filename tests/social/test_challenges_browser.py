@@ -13,7 +13,7 @@ from playwright.sync_api import expect
 
 from games import Variant
 from games.access import Viewer
-from games.services import create_computer_game
+from games.creation import create_computer_game
 from social import presence, relations
 from social.models import Challenge
 from tests.lobby.browser_people import LAPTOP, PHONE, in_thread, person

@@ -14,7 +14,8 @@ from django.test import Client
 from games import Variant
 from games.access import Viewer
 from games.models import Game
-from games.services import build_variant, play_move
+from games.creation import build_variant
+from games.services import play_move
 from games.tasks import turn_mail
 from lobby import actions
 from social import challenges, preferences, presence, unsubscribe

@@ -8,7 +8,7 @@ from django.test import Client
 from games import Variant
 from games.access import Viewer
 from games.models import Game
-from games.services import build_variant
+from games.creation import build_variant
 from games.tasks import turn_mail
 from lobby import actions
 from social import challenges, preferences

@@ -15,7 +15,7 @@ from playwright.sync_api import expect
 from games import Variant
 from games.access import Viewer
 from games.models import Game
-from games.services import build_variant
+from games.creation import build_variant
 from lobby import actions
 from social import challenges, preferences, unsubscribe
 from tests.http_session import Session

@@ -8,7 +8,7 @@ from channels.testing import WebsocketCommunicator
 
 from config.asgi import application
 from games.models import Game
-from games.services import build_variant
+from games.creation import build_variant
 from social import challenges, presence, relations
 from social.friends import friends_of, shown_online
 from tests.lobby.test_sockets import HOST, cookie_for

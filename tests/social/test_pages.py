@@ -76,7 +76,7 @@ def test_staff_read_every_social_list_and_write_only_moderators_messages(alice, 
 
     from games.models import Game
     from social import challenges
-    from games.services import build_variant
+    from games.creation import build_variant
 
     relations.follow(alice, bob)
     relations.block(bob, make_user("carol"))
