@@ -1,0 +1,481 @@
+"""What every result of games.turn.engine.decide must satisfy, written from the rules
+(docs/rules.md §4, §4.1, §8, §11) and today's Django behaviour (games.services,
+games.endings, games.seating, games.deadlines), not from the engine: the states to
+start from, and the checks of a state and of one command's step. Shared by
+test_turn_properties.py and test_turn_exhaustive.py."""
+import copy
+import json
+from dataclasses import dataclass, replace
+from datetime import datetime, timedelta, timezone
+from functools import cache
+from pathlib import Path
+
+from games.rules import Board
+from games.turn import commands as c
+from games.turn import state as s
+from games.turn.clock import CLOCK, DAYS, MAX_LAG_CREDIT, MOVE, Clock
+from games.turn.engine import decide
+from games.turn.refusals import BUSY, LATE, NOT_YOURS, REFUSED, STALE, Refused
+
+T0 = datetime(2026, 1, 5, 12, 0, tzinfo=timezone.utc)
+LEVELS = ("easy", "normal", "hard")
+DRAW_OFFER_EVERY = 10  # games.endings: one offer every this many plies
+EPS = timedelta(microseconds=2)
+MOVE_COMMANDS = (c.Play, c.ComputerMove, c.TimeOut)
+PERSON_COMMANDS = (c.Play, c.Undo, c.Resign, c.OfferDraw, c.AcceptDraw, c.DeclineDraw, c.Abort,
+                   c.RequestTakeback, c.AcceptTakeback, c.DeclineTakeback, c.ClaimWin, c.ComputerForGone,
+                   c.Leave, c.Abandon, c.SetLevel, c.Share, c.ShowBoard, c.RecordLag)
+
+
+@dataclass(frozen=True)
+class Outage:
+    start: datetime
+    end: datetime
+
+
+@cache
+def msgids():
+    """Every msgid of the German catalogue: a refusal's message must be one of them."""
+    from babel.messages.pofile import read_po
+
+    path = Path(__file__).resolve().parents[2] / "locale/de/LC_MESSAGES/django.po"
+    with path.open("rb") as po:
+        catalog = read_po(po)
+    return {message.id if isinstance(message.id, str) else message.id[0] for message in catalog if message.id}
+
+
+# -- states to start from ------------------------------------------------------
+
+def person(index):
+    return f"user:{index}" if index % 2 else f"guest:g{index}"
+
+
+def computer_game(variant, human, level="normal", clock=Clock(MOVE, move_limit=60, move_grace=2)):
+    """A new game against the computer (games.services.create_computer_game)."""
+    seats = tuple(s.SeatState(colour, occupant=person(1) if colour == human else "", is_computer=colour != human)
+                  for colour in variant.colours)
+    return s.GameState(variant=variant, clock=clock, seats=seats, kind=s.COMPUTER, status=s.PLAYING,
+                       level=level, turn=Board(variant).turn, turn_started_at=T0)
+
+
+def table_game(variant, clock, occupants, rated=False, level="normal"):
+    """A table's game waiting for its players (games.services.create_waiting_game):
+    `occupants` per colour: an occupant, "computer", or "" (free)."""
+    seats = tuple(s.SeatState(colour, occupant="" if who == "computer" else who, is_computer=who == "computer",
+                              name=who.split(":")[1] if who.startswith("guest:") else "")
+                  for colour, who in zip(variant.colours, occupants))
+    return s.GameState(variant=variant, clock=clock, seats=seats, kind=s.TABLE, status=s.WAITING, rated=rated,
+                       level=level)
+
+
+def started_at_position(state, squares, now):
+    """`state` (a full table, or a computer game) playing at the position `squares`
+    reach, built by hand as today's code stores it: every clock full (no time spent),
+    the turn of the player to move begun at `now`."""
+    board = Board(state.variant)
+    moves = []
+    for square in squares:
+        colour, auto = board.turn, square == "pass"
+        board.push(square)
+        moves.append(s.PlayedMove(len(moves) + 1, colour, square, tuple(board.last_flips),
+                                  s.BY_AUTO if auto else made_by_of(state.seat_of(colour))))
+    full = state.clock.starting_remaining()
+    new = replace(state, seats=tuple(replace(seat, remaining=full) for seat in state.seats), moves=tuple(moves),
+                  status=s.PLAYING, turn=board.turn, turn_started_at=now)
+    return replace(new, deadline=expected_deadline(new, now))
+
+
+def made_by_of(seat):
+    if seat.left_at is not None:
+        return s.BY_LEAVER
+    return s.BY_COMPUTER if seat.is_computer else s.BY_PLAYER
+
+
+# -- what follows from the rules -------------------------------------------------
+
+def last_own_move(moves, colour):
+    return next((m for m in reversed(moves) if m.colour == colour and m.made_by != s.BY_AUTO), None)
+
+
+def abortable(state):
+    return any(last_own_move(state.moves, colour) is None for colour in state.variant.colours)
+
+
+def _replay(state):
+    board = Board(state.variant)
+    for move in state.moves:
+        board.push(move.square)
+    return board
+
+
+def expected_deadline(state, now):
+    """Where a turn begins at `now` (a move, the start, a takeback): the deadline of the
+    player to move (games.deadlines.deadline_for) -- at a table, for a person only."""
+    if state.status != s.PLAYING or state.kind != s.TABLE:
+        return None
+    seat = state.seat_of(state.turn)
+    if seat is None or seat.played_by_computer:
+        return None
+    first = last_own_move(state.moves, state.turn) is None
+    return state.clock.start_turn(now, seat.remaining, seat.lag, first).deadline
+
+
+def ranking_with_forfeits(state, outcome):
+    """docs/rules.md §11.4: leavers last, the one who left last above earlier ones."""
+    stayed = [tuple(x for x in group if x not in state.forfeited) for group in outcome.ranking]
+    return tuple(group for group in stayed if group) + tuple((x,) for x in reversed(state.forfeited))
+
+
+def winner_with_forfeits(state, outcome):
+    if not state.forfeited:
+        return outcome.winner or ""
+    for group in outcome.ranking:
+        stayed = [x for x in group if x not in state.forfeited]
+        if stayed:
+            return stayed[0] if len(stayed) == 1 else ""
+    return ""
+
+
+def gone_enough(cmd):
+    return cmd.gone_for > 0 and cmd.gone_for >= cmd.needed
+
+
+def person_seat(state, colour):
+    seat = state.seat_of(colour) if colour else None
+    return seat if seat is not None and not seat.is_computer and seat.occupant else None
+
+
+# -- the checks ------------------------------------------------------------------
+
+def check_state(state):
+    """What holds of every state the engine gives."""
+    v = state.variant
+    assert state.ply == len(state.moves)
+    board = Board(v)
+    for index, move in enumerate(state.moves):
+        assert move.ply == index + 1 and move.colour == board.turn, move
+        board.push(move.square)  # the moves replay legally
+        assert tuple(move.flips) == tuple(board.last_flips), move
+        assert move.made_by in (s.BY_PLAYER, s.BY_COMPUTER, s.BY_TIMEOUT, s.BY_LEAVER, s.BY_AUTO)
+        assert (move.square == "pass") == (move.made_by == s.BY_AUTO), move  # passes are the site's
+    assert [seat.colour for seat in state.seats] == list(v.colours)
+    assert len(set(state.forfeited)) == len(state.forfeited) and set(state.forfeited) <= set(v.colours)
+    assert {seat.colour for seat in state.seats if seat.left_at is not None} == set(state.forfeited)
+    assert set(state.flagged) <= set(v.colours)
+    if v.players != 2:  # §11: offers only in two-player games
+        assert not state.draw_offer and not state.takeback_request
+    assert state.draw_offer in ("", *v.colours) and state.takeback_request in ("", *v.colours)
+    for seat in state.seats:
+        if state.clock.control == CLOCK and state.status != s.WAITING:
+            assert seat.remaining is not None and seat.remaining >= 0, seat
+        elif state.clock.control != CLOCK:
+            assert seat.remaining is None, seat
+    if state.status == s.WAITING:
+        assert not state.moves and state.turn == "" and state.deadline is None and state.ending == ""
+    elif state.status == s.PLAYING:
+        assert state.turn == board.turn and state.ending == "" and state.winner == ""
+        assert board.outcome() is None and not board.must_pass()
+        assert not any(seat.is_free for seat in state.seats)
+        assert (state.deadline is not None) == (expected_deadline(state, T0) is not None), \
+            "a deadline exactly when a person is to move at a table"
+        if state.deadline is not None:
+            assert state.turn_started_at is not None
+            seat = state.seat_of(state.turn)
+            first = last_own_move(state.moves, state.turn) is None
+            most = state.clock.allowance(seat.remaining, first)
+            credit = MAX_LAG_CREDIT if state.clock.control == CLOCK else 0
+            assert state.deadline - state.turn_started_at <= timedelta(seconds=most + credit) + EPS, \
+                "never more time than the allowance and a lag credit of at most 1 s"
+    else:
+        assert state.status == s.FINISHED
+        check_finished(state, board)
+
+
+def check_finished(state, board):
+    assert state.turn == "" and state.deadline is None and state.ending
+    outcome = board.outcome()
+    if state.ending in (s.NORMAL, s.FORFEIT):
+        assert outcome is not None, "ended by the board only when it is over"
+        assert state.counts == outcome.counts and state.score == outcome.score
+        assert state.winner == winner_with_forfeits(state, outcome)
+        assert (state.ending == s.FORFEIT) == bool(state.forfeited)
+    elif state.ending in (s.RESIGNED, s.TIME, s.CLAIMED):
+        assert state.variant.players == 2 and state.winner in state.variant.colours
+        loser = next(x for x in state.variant.colours if x != state.winner)
+        decided = board.decided(loser)
+        assert state.counts == decided.counts and state.score == decided.score
+    elif state.ending == s.AGREED:
+        decided = board.decided(None)
+        assert state.winner == "" and state.counts == decided.counts and state.score == decided.score
+    elif state.ending in (s.ABORTED, s.ABANDONED):
+        assert state.winner == "" and state.counts == board.counts()
+        assert state.ending == s.ABORTED or state.kind == s.COMPUTER
+    else:
+        raise AssertionError(f"unknown ending {state.ending!r}")
+
+
+def snapshot(state):
+    return copy.deepcopy(state), ("board" in state.__dict__ and state.board.position_key())
+
+
+def unchanged(state, before):
+    """decide() changed nothing of its input, its cached board included."""
+    copied, key = before
+    assert state == copied and state.moves == copied.moves and state.seats == copied.seats
+    for name in ("draw_offers", "counts", "score"):
+        assert getattr(state, name) == getattr(copied, name)
+    if key is not False:
+        assert state.board.position_key() == key == _replay(state).position_key()
+
+
+def apply(state, cmd, now):
+    """decide() with every check of its step: the new state and events, or the Refused."""
+    before = snapshot(state)
+    try:
+        new, events = decide(state, cmd, now)
+    except Refused as refused:
+        unchanged(state, before)
+        check_refusal(state, cmd, now, refused)
+        return None, refused
+    unchanged(state, before)
+    check_step(state, cmd, now, new, events)
+    return new, events
+
+
+def check_refusal(state, cmd, now, refused):
+    assert refused.kind in (REFUSED, STALE, NOT_YOURS, LATE, BUSY)
+    assert refused.message in msgids(), f"untranslated refusal {refused.message!r}"
+    str(refused)  # the params fill the message
+    clock = state.clock
+    if isinstance(cmd, (c.Flag, c.TimeOut)) and state.status == s.PLAYING and not clock.is_due(state.deadline, now):
+        assert refused.kind == STALE, "a flag or time-out before it is due is stale"
+    playing = state.status == s.PLAYING
+    if isinstance(cmd, c.Play) and playing:
+        mover = person_seat(state, state.turn)
+        if cmd.by is None or cmd.by != state.turn:
+            assert refused.kind == NOT_YOURS, (cmd, refused.message)
+        elif mover is not None and not mover.played_by_computer and clock.is_due(state.deadline, now):
+            assert refused.kind == LATE, (cmd, refused.message)
+        elif mover is not None and not mover.played_by_computer and Board.is_legal(state.board, cmd.square):
+            raise AssertionError(f"a legal move of the player to move refused: {refused.message}")
+    if isinstance(cmd, c.ComputerMove) and playing and state.seat_of(state.turn).played_by_computer:
+        assert not Board.is_legal(state.board, cmd.square), f"the computer's legal move refused: {refused.message}"
+    if isinstance(cmd, c.TimeOut) and playing and clock.control == MOVE and clock.is_due(state.deadline, now):
+        assert not Board.is_legal(state.board, cmd.square), f"a due time-out refused: {refused.message}"
+    if (isinstance(cmd, (c.Resign, c.OfferDraw, c.AcceptDraw, c.DeclineDraw, c.Abort, c.RequestTakeback,
+                         c.AcceptTakeback, c.DeclineTakeback, c.Leave)) and playing and cmd.by is None):
+        assert refused.kind == NOT_YOURS, (cmd, refused.message)
+
+
+def check_step(old, cmd, now, new, events):
+    """One command applied: what the rules say of its result."""
+    assert isinstance(new, s.GameState) and isinstance(events, list)
+    assert events, f"{type(cmd).__name__} gave no event"
+    assert all(isinstance(event, dict) and isinstance(event.get("type"), str) for event in events), events
+    json.dumps(events)
+    check_state(new)
+    assert (new.variant, new.clock, new.kind) == (old.variant, old.clock, old.kind)
+    assert [seat.colour for seat in new.seats] == [seat.colour for seat in old.seats]
+    move_events = [event for event in events if event["type"] == "move"]
+    colour = old.turn
+    clock = old.clock
+    if isinstance(cmd, MOVE_COMMANDS):
+        check_move(old, cmd, now, new, move_events)
+    elif isinstance(cmd, c.Undo):
+        check_undo(old, cmd, new)
+    elif isinstance(cmd, c.AcceptTakeback):
+        check_takeback(old, cmd, now, new)
+    else:
+        assert new.moves == old.moves, f"{type(cmd).__name__} changed the moves"
+        assert not move_events
+    for before, after in zip(old.seats, new.seats):  # only the seat to move's clock changes
+        if before.colour != colour and not isinstance(cmd, (c.Start, c.TakeSeat)):
+            assert after.remaining == before.remaining, (type(cmd).__name__, before, after)
+    if old.status == s.PLAYING and new.status == s.FINISHED:
+        assert new.finished_at == now
+        seat = old.seat_of(colour)
+        if clock.control == CLOCK and not seat.played_by_computer and not isinstance(cmd, MOVE_COMMANDS):
+            stopped = clock.stop(seat.remaining, seat.lag, old.turn_started_at, now)
+            flagged = isinstance(cmd, c.Flag) and new.ending == s.TIME
+            assert new.seat_of(colour).remaining == (0.0 if flagged else stopped), "the clock stops as it stands"
+    for event in events:
+        if "ranking" in event and new.status == s.FINISHED and new.ending in (s.NORMAL, s.FORFEIT):
+            expected = ranking_with_forfeits(new, _replay(new).outcome())
+            assert [list(group) for group in event["ranking"]] == [list(group) for group in expected]
+    check_command(old, cmd, now, new)
+
+
+def check_move(old, cmd, now, new, move_events):
+    assert old.status == s.PLAYING
+    seat = old.seat_of(old.turn)
+    if isinstance(cmd, c.Play):
+        assert cmd.by == old.turn and person_seat(old, cmd.by) is not None and not seat.played_by_computer
+        assert not old.clock.is_due(old.deadline, now), "a move after the deadline (and grace) counts not"
+        made_by = s.BY_PLAYER
+    elif isinstance(cmd, c.ComputerMove):
+        assert seat.played_by_computer, "the computer moves only for its seats and leavers'"
+        made_by = s.BY_LEAVER if seat.left_at is not None else s.BY_COMPUTER
+    else:
+        assert old.clock.control == MOVE and old.clock.is_due(old.deadline, now)
+        assert not seat.played_by_computer
+        made_by = s.BY_TIMEOUT
+    assert new.moves[:old.ply] == old.moves
+    added = new.moves[old.ply:]
+    assert added and added[0].colour == old.turn and added[0].made_by == made_by
+    assert added[0].square == cmd.square.strip().lower()
+    assert all(move.made_by == s.BY_AUTO for move in added[1:])
+    assert len(move_events) == len(added), "one move event per move, the site's passes too"
+    for event, move in zip(move_events, added):
+        if "square" in event:
+            assert event["square"] == move.square
+    # the clock: the mover's only, charged only for a person's move
+    before, after = seat, new.seat_of(old.turn)
+    if old.clock.control == CLOCK and made_by == s.BY_PLAYER:
+        assert after.remaining == old.clock.charge(before.remaining, before.lag, old.turn_started_at, now)
+    else:
+        assert after.remaining == before.remaining
+    # offers: a draw offer lapses when the offerer's opponent moves, a takeback request on any move
+    assert new.takeback_request == ""
+    if old.draw_offer and old.draw_offer != old.turn:
+        assert new.draw_offer == ""
+    elif new.status == s.PLAYING:
+        assert new.draw_offer == old.draw_offer
+    if new.status == s.PLAYING:
+        assert new.turn_started_at == now
+        assert new.deadline == expected_deadline(new, now)
+
+
+def check_undo(old, cmd, new):
+    """§11.1: the player's last move and every computer answer after it; their turn again."""
+    assert old.kind == s.COMPUTER and person_seat(old, cmd.by) is not None
+    own = last_own_move(old.moves, cmd.by)
+    assert own is not None
+    assert old.status == s.FINISHED or old.turn == cmd.by
+    assert old.ending != s.ABANDONED
+    assert new.moves == old.moves[:own.ply - 1]
+    assert new.status == s.PLAYING and new.turn == cmd.by and new.deadline is None
+    assert (new.ending, new.winner, new.counts, new.score, new.is_public) == ("", "", {}, {}, False)
+
+
+def check_takeback(old, cmd, now, new):
+    """The requester's last move and everything after it are undone; their turn begins now."""
+    asker = old.takeback_request
+    assert old.status == s.PLAYING and old.variant.players == 2 and asker and cmd.by and cmd.by != asker
+    own = last_own_move(old.moves, asker)
+    assert new.moves == old.moves[:own.ply - 1]
+    assert new.turn == asker and new.takeback_request == "" and new.turn_started_at == now
+    seat = old.seat_of(old.turn)
+    if old.clock.control == CLOCK and not seat.played_by_computer:
+        assert new.seat_of(old.turn).remaining == old.clock.stop(seat.remaining, seat.lag, old.turn_started_at, now)
+    assert new.deadline == expected_deadline(new, now)
+
+
+def check_command(old, cmd, now, new):  # noqa: C901 -- one rule a command
+    players = old.variant.players
+    by_seat = old.seat_of(cmd.by) if cmd.by else None
+    if isinstance(cmd, (c.OfferDraw, c.AcceptDraw, c.DeclineDraw, c.RequestTakeback, c.AcceptTakeback,
+                        c.DeclineTakeback, c.ClaimWin)):
+        assert players == 2, "offers, takebacks and claims only in two-player games"
+        assert person_seat(old, cmd.by) is not None and by_seat.left_at is None
+    if isinstance(cmd, c.OfferDraw):
+        last = old.draw_offers.get(cmd.by)
+        assert not old.draw_offer and (last is None or old.ply - last >= DRAW_OFFER_EVERY)
+        assert new.draw_offer == cmd.by and new.draw_offers.get(cmd.by) == old.ply
+    elif isinstance(cmd, c.AcceptDraw):
+        assert old.draw_offer not in ("", cmd.by) and new.ending == s.AGREED
+    elif isinstance(cmd, c.DeclineDraw):
+        assert old.draw_offer not in ("", cmd.by) and new.draw_offer == "" and new.status == s.PLAYING
+    elif isinstance(cmd, c.RequestTakeback):
+        assert not old.rated and not old.takeback_request and last_own_move(old.moves, cmd.by) is not None
+        assert new.takeback_request == cmd.by
+    elif isinstance(cmd, c.DeclineTakeback):
+        assert old.takeback_request not in ("", cmd.by) and new.takeback_request == "" and new.moves == old.moves
+    elif isinstance(cmd, c.Resign):
+        assert person_seat(old, cmd.by) is not None and old.status == s.PLAYING
+        if players == 2:
+            assert new.ending == s.RESIGNED and new.winner != cmd.by
+        else:
+            check_left(old, cmd.by, now, new)
+    elif isinstance(cmd, c.Leave):
+        assert person_seat(old, cmd.by) is not None and old.status == s.PLAYING
+        check_left(old, cmd.by, now, new)
+    elif isinstance(cmd, c.Abort):
+        assert person_seat(old, cmd.by) is not None and abortable(old) and new.ending == s.ABORTED
+    elif isinstance(cmd, c.ClaimWin):
+        gone = old.seat_of(old.turn)
+        assert gone_enough(cmd) and cmd.by != old.turn and not gone.played_by_computer
+        assert new.ending == s.CLAIMED and new.winner == cmd.by
+    elif isinstance(cmd, c.ComputerForGone):
+        gone = old.seat_of(old.turn)
+        assert gone_enough(cmd) and person_seat(old, cmd.by) is not None and cmd.by != old.turn
+        assert not gone.played_by_computer
+        check_left(old, old.turn, now, new)
+    elif isinstance(cmd, c.Flag):
+        check_flag(old, now, new)
+    elif isinstance(cmd, c.Abandon):
+        assert old.kind == s.COMPUTER and old.status == s.PLAYING and new.ending == s.ABANDONED
+    elif isinstance(cmd, c.SetLevel):
+        assert old.kind == s.COMPUTER and cmd.level in LEVELS and new.level == cmd.level
+        assert person_seat(old, cmd.by) is not None
+    elif isinstance(cmd, c.Share):
+        assert old.status == s.FINISHED and person_seat(old, cmd.by) is not None and new.is_public == cmd.public
+    elif isinstance(cmd, (c.TakeSeat, c.Start)):
+        check_seating(old, cmd, now, new)
+    elif isinstance(cmd, c.GiveSeatBack):
+        assert old.status == s.WAITING and old.seat_of_occupant(cmd.occupant) is not None
+        assert new.seat_of_occupant(cmd.occupant) is None
+    elif isinstance(cmd, c.MarkMailed):
+        assert old.clock.control == DAYS and old.status == s.PLAYING and cmd.ply == old.ply
+        assert new.mailed_ply == cmd.ply
+    elif isinstance(cmd, c.RecordLag):
+        assert person_seat(old, cmd.by) is not None
+    if not isinstance(cmd, (c.GiveBackDowntime, c.ShowBoard, c.RecordLag)) and new.status == s.PLAYING \
+            and new.turn_started_at is not None:
+        assert new.turn_started_at <= now
+
+
+def check_left(old, colour, now, new):
+    """§11.4: out for good, ranked last; the computer plays on for them."""
+    seat = old.seat_of(colour)
+    assert seat.left_at is None and not seat.is_computer
+    assert new.seat_of(colour).left_at == now and new.forfeited == (*old.forfeited, colour)
+    assert new.status == s.PLAYING
+    if old.turn == colour:
+        assert new.deadline is None, "the computer moves for them now"
+    else:
+        assert new.deadline == old.deadline and new.turn_started_at == old.turn_started_at
+
+
+def check_flag(old, now, new):
+    """§11.3: due at `now`; before one's first own move the game is aborted; of two one
+    loses on time, of three or four one is out like a leaver."""
+    colour = old.turn
+    assert old.status == s.PLAYING and old.clock.is_due(old.deadline, now)
+    assert old.clock.control != MOVE, "at 60 s a move the computer moves (TimeOut)"
+    if last_own_move(old.moves, colour) is None:
+        assert new.ending == s.ABORTED
+    elif old.variant.players == 2:
+        assert new.ending == s.TIME and new.winner != colour and colour in new.flagged
+    else:
+        check_left(old, colour, now, new)
+        assert new.flagged == (*old.flagged, colour)
+        if old.clock.control == CLOCK:
+            assert new.seat_of(colour).remaining == 0.0
+
+
+def check_seating(old, cmd, now, new):
+    assert old.status == s.WAITING and old.kind == s.TABLE
+    if isinstance(cmd, c.TakeSeat):
+        assert cmd.occupant and old.seat_of_occupant(cmd.occupant) is None
+        taken = new.seat_of_occupant(cmd.occupant)
+        assert taken is not None and old.seat_of(taken.colour).is_free
+        assert not cmd.colour or taken.colour == cmd.colour
+        started = sum(seat.is_free for seat in old.seats) == 1
+        assert (new.status == s.PLAYING) == started, "the last seat taken starts the game"
+    else:
+        assert not any(seat.is_free for seat in old.seats)
+    if new.status == s.PLAYING:
+        assert new.turn == Board(old.variant).turn and new.turn_started_at == now
+        for seat in new.seats:
+            assert seat.remaining == old.clock.starting_remaining(), "every clock starts full"
+        assert new.deadline == expected_deadline(new, now)
