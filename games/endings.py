@@ -22,6 +22,7 @@ from django.utils.translation import gettext as _
 from games import deadlines, presence, services, signals
 from games.models import Game, Move, Seat
 from games.record import GameRecord, abortable, last_own_move
+from games.turn.offers import DRAW_OFFER_EVERY
 from games.services import GameError, NotYourTurn
 
 
@@ -54,10 +55,6 @@ def resign(game, viewer):
         opponent_gone(game, seat)
         record = GameRecord(game)
         return services.finish_early(game, record, record.board.decided(seat.colour), Game.Ending.RESIGNED)
-
-
-# A player offers a draw at most once in this many plies.
-DRAW_OFFER_EVERY = 10
 
 
 def two_player_seat(game, viewer, takeback=False):

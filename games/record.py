@@ -1,10 +1,12 @@
 """A game's moves, seats and position as the write path and the drawing share them,
-and the rules that follow from the moves alone (whether Undo is allowed, whether a
-game may still be aborted)."""
+and whether Undo is allowed in a stored game. The rules that follow from the moves
+alone (a colour's last own move, whether a game may still be aborted) are
+games.turn.record's, named here too for the Django side."""
 from django.utils.translation import gettext as _
 
 from games import Board
-from games.models import Game, Move
+from games.models import Game
+from games.turn.record import abortable, last_own_move  # noqa: F401 (the pure rules, re-exported)
 from infra.lru import LRU
 
 
@@ -55,14 +57,3 @@ def undo_refusal(game, seat, moves):
     if last_own_move(moves, seat.colour) is None:
         return _("There is no move of yours to take back.")
     return None
-
-
-def last_own_move(moves, colour):
-    """The last move `colour` chose (passes made for it automatically do not count)."""
-    return next((m for m in reversed(moves) if m.colour == colour and m.made_by != Move.MadeBy.AUTO), None)
-
-
-def abortable(colours, moves):
-    """Whether a game with these `moves` may still be aborted (games.endings.abort):
-    some colour has made no move of its own yet."""
-    return any(last_own_move(moves, colour) is None for colour in colours)

@@ -29,6 +29,7 @@ from games import (
 from games.ai import choose_move
 from games.models import Game, HandicapSide, Level, Move, Seat, new_public_id
 from games.record import GameRecord, last_own_move, undo_refusal
+from games.turn import ranking
 from infra.outages import UNREACHABLE
 
 log = logging.getLogger(__name__)
@@ -355,10 +356,8 @@ def _end_now(game, record, result, outcome=None):
 
 
 def ranking_with_forfeits(game, outcome):
-    """outcome.ranking with the leavers taken out and put last (docs/rules.md §11), the one
-    who left last above those who left before."""
-    stayed = [tuple(c for c in group if c not in game.forfeited) for group in outcome.ranking]
-    return tuple(group for group in stayed if group) + tuple((c,) for c in reversed(game.forfeited))
+    """outcome.ranking with the leavers put last (games.turn.ranking)."""
+    return ranking.ranking_with_forfeits(game.forfeited, outcome)
 
 
 def _charge_clock(game, seat, now, increment=True):
@@ -397,14 +396,8 @@ def _state_after(game, board, now, moves):
 
 
 def _winner_with_forfeits(game, outcome):
-    """Who wins once leavers rank last (docs/rules.md §11): the best ranked who stayed."""
-    if not game.forfeited:
-        return outcome.winner
-    for group in outcome.ranking:
-        stayed = [colour for colour in group if colour not in game.forfeited]
-        if stayed:
-            return stayed[0] if len(stayed) == 1 else None
-    return None
+    """Who wins once leavers rank last (games.turn.ranking)."""
+    return ranking.winner_with_forfeits(game.forfeited, outcome)
 
 
 def undo(game, viewer, *, expected_ply):

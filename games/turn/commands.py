@@ -22,8 +22,11 @@ class Command:
 
 @dataclass(frozen=True)
 class Play(Command):
-    """A person plays `square` (or "pass" where the rules make them pass) for their seat."""
+    """A person plays `square` (or "pass" where the rules make them pass) for their seat.
+    `outages`: the site's outages since their turn began (as GiveBackDowntime's), given
+    back before their time is judged."""
     square: str = ""
+    outages: tuple = ()
 
 
 @dataclass(frozen=True)
@@ -36,15 +39,19 @@ class ComputerMove(Command):
 @dataclass(frozen=True)
 class TimeOut(Command):
     """At 60 s a move the player to move is due: the computer plays `square` for them
-    (made_by "timeout"). On a clock or in correspondence see Flag."""
+    (made_by "timeout"). On a clock or in correspondence it is a Flag. `outages`: as
+    Play's; stale unless the player is due once they are given back."""
     square: str = ""
+    outages: tuple = ()
 
 
 @dataclass(frozen=True)
 class Flag(Command):
     """On a clock or in correspondence the player to move is out of time (docs/rules.md
     §11.3): of two they lose on time, of three or four they are out like a leaver; before
-    their first move the game is aborted. Refused (stale) unless they are due at `now`."""
+    their first move the game is aborted. Refused (stale) unless they are due at `now`,
+    once the site's `outages` since their turn began are given back."""
+    outages: tuple = ()
 
 
 @dataclass(frozen=True)

@@ -19,6 +19,9 @@ WAITING, PLAYING, FINISHED = "waiting", "playing", "finished"
 # Game.Ending ("" while not over)
 NORMAL, FORFEIT, ABANDONED, TIME = "normal", "forfeit", "abandoned", "time"
 RESIGNED, AGREED, ABORTED, CLAIMED = "resigned", "agreed", "aborted", "claimed"
+# Level (the computer's)
+EASY, NORMAL_LEVEL, HARD = "easy", "normal", "hard"
+LEVELS = (EASY, NORMAL_LEVEL, HARD)
 # Move.MadeBy
 BY_PLAYER, BY_COMPUTER, BY_TIMEOUT, BY_LEAVER, BY_AUTO = "player", "computer", "timeout", "leaver", "auto"
 
@@ -35,6 +38,7 @@ class SeatState:
     remaining: float | None = None  # on a clock: its seconds when its turn last began
     lag: float = 0.0  # the last measured round trip of its game page (Clock.lag_credit)
     board_shown_at: datetime | None = None
+    display_name: str = ""  # the name the seat shows (Seat.display_name), for refusals that name it
 
     @property
     def played_by_computer(self):
