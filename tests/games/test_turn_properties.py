@@ -69,7 +69,7 @@ def seconds_on(data, state, now):
     """How far the clock moves before the next command: often not at all or a little,
     sometimes most of a turn, sometimes just to (or past) when the mover is due."""
     allowance = state.clock.allowance(max((seat.remaining or 0) for seat in state.seats) or 60)
-    how = data.draw(st.sampled_from(("none", "little", "little", "turn", "due")))
+    how = data.draw(st.sampled_from(("none", "none", "little", "little", "little", "little", "turn", "due")))
     if how == "none":
         return now
     if how == "little":
@@ -99,15 +99,22 @@ OTHERS = (c.Play, c.ComputerMove, c.TimeOut, c.Flag, c.ClaimWin, c.ComputerForGo
           c.RecordLag, c.TakeSeat, c.GiveSeatBack, c.Start, c.GiveBackDowntime, c.MarkMailed)
 
 
-def any_command(data, state, now):
+def any_command(data, state, now, kinds=SIMPLE + OTHERS):
     """A command of any kind, mostly sensible, sometimes not (by anyone, of anything).
     (Drawn step by step: strategies built afresh at every step cost most of the run.)"""
     def pick(*values):
         return data.draw(st.sampled_from(values))
 
+    kind = pick(*kinds)
     # games.writer resolves a person to their seat (or None): never the computer's
-    by = pick(*(seat.colour for seat in state.seats if seat.occupant), None)
-    kind = pick(*SIMPLE, *OTHERS)
+    people = [seat.colour for seat in state.seats if seat.occupant]
+    by = pick(*people, None)
+    answering = {c.AcceptDraw: state.draw_offer, c.DeclineDraw: state.draw_offer,
+                 c.AcceptTakeback: state.takeback_request, c.DeclineTakeback: state.takeback_request,
+                 c.ClaimWin: state.turn, c.ComputerForGone: state.turn}
+    others = [colour for colour in people if colour != answering.get(kind)]
+    if kind in answering and others and data.draw(st.booleans()):  # mostly the one who may
+        by = pick(*others)
     if kind in SIMPLE:
         return kind(by=by)
     legal = state.board.legal_moves or ["pass"]
@@ -137,12 +144,13 @@ def any_command(data, state, now):
     if kind is c.Start:  # not with a free seat: test_turn_disagreements
         return c.Start() if not any(seat.is_free for seat in state.seats) else c.Abort(by=by)
     if kind is c.GiveBackDowntime:
-        a, b = sorted((pick(-30, 0, 5, 40), pick(1, 20, 70, 200)))
-        return c.GiveBackDowntime(outages=(Outage(started + timedelta(seconds=a), started + timedelta(seconds=b)),))
+        a, b = sorted((pick(-30, 0, 5, 40), pick(1, 20, 70, 200)))  # the site is back by now
+        start, end = (min(now, started + timedelta(seconds=x)) for x in (a, b))
+        return c.GiveBackDowntime(outages=(Outage(start, end),))
     return c.MarkMailed(ply=pick(state.ply, state.ply + 1))
 
 
-def next_command(data, state, now, moves_weight):
+def next_command(data, state, now, moves_weight, kinds):
     if state.status == s.PLAYING and state.board.legal_moves and data.draw(st.integers(0, 99)) < moves_weight:
         return the_move(data, state, now)
     if state.status == s.WAITING and data.draw(st.booleans()):
@@ -150,16 +158,21 @@ def next_command(data, state, now, moves_weight):
         if free:
             return c.TakeSeat(occupant=f"user:{100 + len(free)}", name="", colour=data.draw(st.sampled_from(free)))
         return c.Start()
-    return any_command(data, state, now)
+    return any_command(data, state, now, kinds)
 
 
-def run(data, state, steps, moves_weight=70):
+def run(data, state, steps, moves_weight=70, kinds=SIMPLE + OTHERS, opening=0):
     """Random commands applied one after another, each step checked, and the events of
     them all replayed on the first state's view give the last state's; the states reached."""
     now, reached, view = T0, [state], seen(state)
-    for _ in range(steps):
-        now = seconds_on(data, state, now)
-        new, events = apply(state, next_command(data, state, now, moves_weight), now)
+    for step in range(opening + steps):
+        if step < opening:  # the opening: moves (and the start) only, little time
+            now += timedelta(seconds=data.draw(st.sampled_from((0.0, 1.0))))
+            command = next_command(data, state, now, 100, (c.Start,))
+        else:
+            now = seconds_on(data, state, now)
+            command = next_command(data, state, now, moves_weight, kinds)
+        new, events = apply(state, command, now)
         if new is not None:
             state = new
             reached.append(state)
@@ -168,10 +181,25 @@ def run(data, state, steps, moves_weight=70):
     return reached
 
 
-@PROPERTY
+@settings(PROPERTY, max_examples=60)
 @given(new_games(), st.data())
 def test_random_commands_keep_every_rule(game, data):
-    run(data, game, steps=data.draw(st.integers(1, 60)), moves_weight=55)
+    run(data, game, steps=data.draw(st.integers(1, 60)), moves_weight=40, opening=data.draw(st.integers(0, 40)))
+
+
+OFFERS = (c.OfferDraw, c.AcceptDraw, c.DeclineDraw, c.RequestTakeback, c.AcceptTakeback, c.DeclineTakeback)
+TABLE_TALK = (*OFFERS * 4, c.ClaimWin, c.ClaimWin, c.Resign, c.Abort, c.ComputerForGone, c.Leave, c.Flag,
+              c.GiveBackDowntime, c.ShowBoard, c.RecordLag, c.MarkMailed)  # offers more often than endings
+
+
+@settings(PROPERTY, max_examples=60)
+@given(new_games(kind=s.TABLE, players=2) | new_games(kind=s.TABLE), st.data())
+def test_what_players_agree_or_decide_at_a_table_keeps_every_rule(game, data):
+    """Moves among offers and their answers, takebacks, claims, leaves, flags."""
+    game = table_game(game.variant, game.clock, [person(i + 1) for i in range(game.variant.players)],
+                      rated=game.rated)
+    run(data, game, steps=data.draw(st.integers(1, 40)), moves_weight=35, kinds=TABLE_TALK,
+        opening=data.draw(st.integers(0, 12)))
 
 
 @settings(PROPERTY, max_examples=25)
@@ -279,3 +307,20 @@ def test_leavers_rank_last_the_last_leaver_above_earlier_ones(players, data):
         ranking = [colour for group in ranking_with_forfeits(state.forfeited, outcome) for colour in group]
         stayed = [colour for group in outcome.ranking for colour in group if colour not in state.forfeited]
         assert ranking == stayed + list(reversed(state.forfeited))
+
+
+@PROPERTY
+@given(st.sampled_from((20.0, 90.0, 300.0)), st.floats(0, 0.9), st.floats(0, 120), st.floats(0, 120))
+def test_on_a_clock_a_first_move_counts_from_the_first_showing_once(total, lag, shown, again):
+    clock = Clock(CLOCK, total=total, increment=2.0, move_limit=60)
+    game = started(table_game(Variant(board="6x6"), clock, (person(1), person(2))))
+    game = apply(game, c.RecordLag(by="black", seconds=lag), T0)[0] or game
+    first = T0 + timedelta(seconds=shown)
+    restarted, result = apply(game, c.ShowBoard(by="black"), first)
+    if clock.is_due(game.deadline, first):  # too late: nothing is given back
+        assert restarted is None or restarted.deadline == game.deadline, result
+        return
+    assert restarted is not None and restarted.turn_started_at == first, result  # check_first_showing
+    later = first + timedelta(seconds=again)
+    once, result = apply(restarted, c.ShowBoard(by="black"), later)
+    assert once is None or (once.turn_started_at, once.deadline) == (first, restarted.deadline), result

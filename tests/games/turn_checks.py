@@ -524,9 +524,19 @@ def check_command(old, cmd, now, new):  # noqa: C901 -- one rule a command
         assert new.mailed_ply == cmd.ply
     elif isinstance(cmd, (c.RecordLag, c.ShowBoard)) and new != old:  # else only noted, or nothing
         assert person_seat(old, cmd.by) is not None
-    if not isinstance(cmd, (c.GiveBackDowntime, c.ShowBoard, c.RecordLag)) and new.status == s.PLAYING \
-            and new.turn_started_at is not None:
-        assert new.turn_started_at <= now
+        if isinstance(cmd, c.ShowBoard) and new.turn_started_at != old.turn_started_at:
+            check_first_showing(old, cmd, now, new)
+
+
+def check_first_showing(old, cmd, now, new):
+    """§11.3: on a clock a first move's time counts from when the player's page first
+    shows the running game, once, and only while it has not run out."""
+    seat = old.seat_of(cmd.by)
+    assert old.clock.control == CLOCK and old.status == s.PLAYING and old.turn == cmd.by
+    assert seat.board_shown_at is None and last_own_move(old.moves, cmd.by) is None
+    assert not old.clock.is_due(old.deadline, now)
+    assert new.turn_started_at == now and new.deadline == old.clock.start_turn(now, seat.remaining, seat.lag, True).deadline
+    assert new.seat_of(cmd.by).board_shown_at == now
 
 
 def check_left(old, colour, now, new):
