@@ -15,9 +15,8 @@ from games.turn import state as s
 from games.turn.clock import CLOCK, DAYS, MOVE, Clock
 from games.turn.refusals import Refused
 
-from .turn_checks import (
-    LEVELS, T0, Outage, apply, computer_game, msgids, person, snapshot, started_at_position, table_game, unchanged,
-)
+from .turn_checks import apply, snapshot, unchanged
+from .turn_states import LEVELS, T0, Outage, computer_game, msgids, person, started_at_position, table_game
 
 SIX = Variant(board="6x6")
 PLIES = 4

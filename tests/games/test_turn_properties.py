@@ -16,10 +16,8 @@ from games.turn import state as s
 from games.turn.clock import CLOCK, DAYS, MOVE, Clock
 from games.turn.ranking import ranking_with_forfeits
 
-from .turn_checks import (
-    LEVELS, T0, Outage, apply, check_fold, computer_game, fold, last_own_move, person, seen, started_at_position,
-    table_game,
-)
+from .turn_checks import apply, check_fold, fold, seen
+from .turn_states import LEVELS, T0, Outage, computer_game, last_own_move, person, started_at_position, table_game
 
 BOARDS = ("6x6", "8x8", "10x10", "octagon")
 PROPERTY = settings(max_examples=30, deadline=None, database=None, suppress_health_check=list(HealthCheck))
@@ -283,7 +281,7 @@ def test_a_flag_only_when_due_and_before_ones_first_move_it_aborts(game, data):
     assert flagged is not None, result  # check_flag: aborted, lost on time, or out like a leaver
 
 
-@PROPERTY
+@settings(PROPERTY, max_examples=20)
 @given(st.integers(3, 4), st.data())
 def test_leavers_rank_last_the_last_leaver_above_earlier_ones(players, data):
     variant = data.draw(variants(players))
