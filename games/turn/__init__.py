@@ -12,7 +12,10 @@ that, not new copies.
 
 * ``games.turn.state``    -- GameState, SeatState, PlayedMove (frozen values)
 * ``games.turn.commands`` -- what may happen to a game
-* ``games.turn.engine``   -- decide(): the rules of a turn, in one place
+* ``games.turn.engine``   -- decide(): the rules of a turn, in one place, and its events;
+  one module a family of commands: ``moves``, ``endings``, ``offers``, ``seats``, with
+  ``timing`` (a turn's time in a state), ``record`` and ``ranking`` (what follows from
+  the moves), ``checks`` (shared refusals) and ``events`` (the event dicts)
 * ``games.turn.clock``    -- Clock: the only code that computes time (docs/rules.md §11.3)
 * ``games.turn.refusals`` -- Refused: a command the rules refuse; nothing changes
 

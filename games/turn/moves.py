@@ -40,9 +40,8 @@ def play(state, command, now):
 
 def computer_move(state, command, now):
     """The computer's chosen square for the seat to move, if the computer plays it (a
-    computer seat, or a player who left); stale otherwise."""
-    running(state)
-    seat = state.seat_of(state.turn)
+    computer seat, or a player who left); stale otherwise (the game moved on or ended)."""
+    seat = state.seat_of(state.turn) if state.status == PLAYING else None
     if seat is None or not seat.played_by_computer:
         raise Refused.stale()
     return apply_move(state, command.square, now, BY_LEAVER if seat.left_at else BY_COMPUTER)

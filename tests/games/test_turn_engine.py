@@ -137,6 +137,8 @@ def test_the_computer_plays_its_seat_and_a_leavers_seat_uncharged():
     after, produced = decide(state, c.ComputerMove(square="c3"), at(4))
     assert produced[0]["made_by"] == "computer" and after.seat_of("white").remaining == 180.0
     assert refused(after, c.ComputerMove(square="c4")).kind == STALE  # a person is to move
+    over = decide(state, c.Resign(by="black"), at(5))[0]
+    assert refused(over, c.ComputerMove(square="c3")).kind == STALE  # ended meanwhile
 
 
 def test_a_side_without_a_move_passes_by_itself_and_the_mover_plays_again():
@@ -483,3 +485,13 @@ def test_a_correspondence_turn_is_mailed_once():
     assert produced == [{"type": "mailed", "ply": 1}] and state.mailed_ply == 1
     assert refused(state, c.MarkMailed(ply=1)).kind == STALE
     assert refused(table(BLITZ), c.MarkMailed(ply=0)).kind == STALE
+
+
+def test_leavers_rank_last_the_last_to_leave_above_the_earlier():
+    from games.rules import Outcome
+    from games.turn.ranking import ranking_with_forfeits, winner_with_forfeits
+    outcome = Outcome(winner="red", counts={}, score={}, ranking=(("red",), ("black", "white"), ("green",)))
+    assert ranking_with_forfeits(("red", "green"), outcome) == (("black", "white"), ("green",), ("red",))
+    assert winner_with_forfeits(("red",), outcome) is None  # a shared top of those who stayed
+    assert winner_with_forfeits(("red", "white"), outcome) == "black"
+    assert winner_with_forfeits((), outcome) == "red"
