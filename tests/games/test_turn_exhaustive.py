@@ -96,9 +96,7 @@ def every_command(state):
     for square in squares:
         commands += [c.ComputerMove(square=square), c.TimeOut(square=square)]
     outage = Outage(T0 + timedelta(seconds=5), T0 + timedelta(seconds=20))
-    if not any(seat.is_free for seat in state.seats):  # (else started: test_turn_disagreements)
-        commands.append(c.Start())
-    commands += [c.Flag(), c.GiveBackDowntime(outages=(outage,)), c.GiveBackDowntime(outages=()),
+    commands += [c.Start(), c.Flag(), c.GiveBackDowntime(outages=(outage,)), c.GiveBackDowntime(outages=()),
                  c.MarkMailed(ply=state.ply), c.MarkMailed(ply=state.ply + 1)]
     return commands
 

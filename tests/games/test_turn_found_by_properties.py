@@ -1,6 +1,6 @@
-"""Where games.turn.engine.decide departs from the rules or today's behaviour, found by
-test_turn_properties.py and test_turn_exhaustive.py (which step around these inputs
-until they are fixed): each a small failing example, marked until the engine is."""
+"""Small examples the random tests (test_turn_properties.py, test_turn_exhaustive.py)
+first found against the turn engine: a start with a free seat, a flag at 60 s a move,
+and a flag's turn start after an outage given back."""
 from datetime import timedelta
 
 import pytest
@@ -19,7 +19,6 @@ MINUTE = Clock(MOVE, move_limit=60, move_grace=2)
 BLITZ = Clock(CLOCK, total=180, increment=2, move_limit=60)
 
 
-@pytest.mark.xfail(strict=True, reason="engine: Start with a free seat starts the game")
 def test_start_is_refused_while_a_seat_is_free():
     """commands.Start: "Every seat is taken"; games.seating starts a game only when the
     last seat is taken, so a game never plays with a free seat."""
@@ -28,7 +27,6 @@ def test_start_is_refused_while_a_seat_is_free():
         decide(waiting, c.Start(), T0)
 
 
-@pytest.mark.xfail(strict=True, reason="engine: Flag at 60 s a move flags (aborts, loses on time)")
 def test_at_sixty_seconds_a_move_a_flag_is_refused():
     """docs/rules.md §11.3: at 60 seconds a move the computer makes the move of one whose
     time ran out (TimeOut), first move or not; only a clock or correspondence days flag
@@ -40,7 +38,6 @@ def test_at_sixty_seconds_a_move_a_flag_is_refused():
     assert decide(game, c.TimeOut(square="c2"), due)[0].moves[0].made_by == s.BY_TIMEOUT
 
 
-@pytest.mark.xfail(strict=True, reason="engine: a flag after a given-back outage tells a turn start the state has not")
 def test_a_flag_after_an_outage_tells_the_turn_start_the_state_keeps():
     """The events tell what the new state holds (games.turn.engine): of three, a player
     out of time once an outage is given back is out like a leaver, and the "turn" event
