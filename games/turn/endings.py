@@ -5,6 +5,7 @@ player the computer takes over from. Every ending stops the running clock (Clock
 from dataclasses import replace
 
 from games.turn import events, timing
+from games.turn.clock import MOVE
 from games.turn.checks import opponent_gone, person_seat, running_seat
 from games.turn.record import abortable, last_own_move
 from games.turn.refusals import Refused, _
@@ -75,8 +76,9 @@ def abort(state, command, now):
 def flag(state, command, now):
     """The player to move is out of their clock or days, once the site's outages in
     their turn are given back (stale otherwise): before their first move the game is
-    aborted; of two they lose on time; of three or four they are out like a leaver."""
-    if state.status != PLAYING:
+    aborted; of two they lose on time; of three or four they are out like a leaver.
+    At 60 s a move nobody flags: the computer moves for them (TimeOut)."""
+    if state.status != PLAYING or state.clock.control == MOVE:
         raise Refused.stale()
     started = state.turn_started_at
     given = timing.give_back(state, getattr(command, "outages", ()))
@@ -93,8 +95,9 @@ def flag(state, command, now):
             state, produced = forfeit(current, colour, now, flagged=True)
         else:
             state, produced = end_now(current, now, TIME, current.board.decided(colour), flagged=(colour,))
-    # The turn given back counted for the flag; the turn's start stays as it was stored.
-    return replace(state, turn_started_at=started), produced
+    if state.status == FINISHED:  # the turn given back counted for the flag; an ended game keeps its stored start
+        state = replace(state, turn_started_at=started)
+    return state, produced
 
 
 def _gone_to_move(state, by, gone_for, needed):

@@ -54,8 +54,8 @@ def give_seat_back(state, command, now):
 
 def start(state, command, now):
     """Every seat is taken: the first colour is to move, every clock full (stale unless
-    the game waits)."""
-    if state.status != WAITING:
+    the game waits and nobody's seat is free)."""
+    if state.status != WAITING or any(seat.is_free for seat in state.seats):
         raise Refused.stale()
     remaining = state.clock.starting_remaining()
     if remaining is not None:
