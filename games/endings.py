@@ -3,7 +3,7 @@ one aborts it before everyone has moved (nobody wins, nothing is rated); the two
 players agree a draw (an offer stands until it is answered or the offerer's opponent
 moves: games.services.play_move lets it lapse); at a casual table one takes back
 their last move with their opponent's consent (any move lets the request lapse); when
-the player to move has been gone PLAYER_GONE_SECONDS (games.presence), an opponent
+the player to move has been gone PLAYER_GONE_SECONDS (games.gone), an opponent
 claims the win or lets the computer play for them.
 
 Each is applied as a move is (games.services.play_move): under the game row's
@@ -19,7 +19,8 @@ from django.db.models import F
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from games import deadlines, presence, services, signals
+from games import deadlines, services, signals
+from games.gone import gone_for
 from games.models import Game, Move, Seat
 from games.record import GameRecord, abortable, last_own_move
 from games.services import GameError, NotYourTurn
@@ -200,7 +201,7 @@ def _gone_to_move(game, viewer):
     to_move = game.seat_of(game.turn)
     if to_move is None or to_move.pk == seat.pk or to_move.played_by_computer:
         raise GameError(_("Only the absence of the player to move can be claimed."))
-    gone = presence.gone_for(game.public_id, to_move.colour)
+    gone = gone_for(game.public_id, to_move.colour)
     if gone <= 0:
         raise GameError(_("%(who)s is here.") % {"who": to_move.display_name})
     wait = settings.PLAYER_GONE_SECONDS - gone

@@ -14,7 +14,8 @@ from playwright.sync_api import expect
 from games import Variant
 from games.access import Viewer
 from games.services import create_computer_game
-from social import presence, relations
+from social import relations
+from social.online import pages
 from social.models import Challenge
 from tests.lobby.browser_people import LAPTOP, PHONE, in_thread, person
 from tests.people import make_user
@@ -34,7 +35,7 @@ def wait_for_pages(user, paths, seconds=15):
     """Until the sockets of `user`'s pages at `paths` have said they are open: a page
     is loaded a moment before its socket connects."""
     deadline = time.monotonic() + seconds
-    while sorted(presence.pages([user.pk]).get(user.pk, [])) != sorted(paths):
+    while sorted(pages([user.pk]).get(user.pk, [])) != sorted(paths):
         assert time.monotonic() < deadline, f"{user.username}'s pages at {paths} never connected"
         time.sleep(0.1)
 
