@@ -1,4 +1,5 @@
-"""The websocket of a game page: pushes every new state, and takes the page's moves.
+"""A game page's stream of its socket (config.routing: ?game=<public_id>): pushes every
+new state, and takes the page's moves.
 
 A move over the socket costs the server no HTTP request, middleware or answer of its
 own, so less daphne CPU a move than a post (benchmarks/roundtrip.py with and without
@@ -182,13 +183,9 @@ class GameConsumer(WithoutDatabaseHop, AsyncWebsocketConsumer):
         """A move: {"move": "d3", "ply": "12"}, with the ply of the position the page
         showed; or an action: {"action": "resign"}. Played, this page gets the new state at once (the same drawing the push
         carries; the push's own copy is then skipped); refused, it gets the position as
-        it now is with the reason, and nothing changed. "ping" (the page's heartbeat,
-        static/js/reconnect.js) is answered "pong"; a pong answers the server's own
+        it now is with the reason, and nothing changed. A pong answers the server's own
         ping (the round trip credited at a clock, static/js/clocks.js). Anything else
         is ignored."""
-        if text_data == "ping":
-            await self.send(text_data="pong")
-            return
         pong = parse_pong(text_data)
         if pong is not None and self.game is not None:
             await self.measured(pong)

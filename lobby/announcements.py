@@ -4,9 +4,9 @@ An operator announces maintenance ("the server restarts in five minutes") with
 `python -m lobby.announcements "text"`; the text reaches every page through the
 channel layer, from whichever process sends it (a Celery worker, a shell).
 
-The site's stream of every page's socket lives in lobby because it is what counts
-people online (lobby.counts); social's notification stream builds on it. Wired in
-config.routing.
+The site's stream of every page's socket (?site=1) lives in lobby because it is what
+counts people online (lobby.counts); social's notification stream builds on it. Wired
+in config.routing.
 """
 import logging
 

@@ -1,5 +1,5 @@
-"""Websockets of the lobby and of table pages. They only push; every action goes
-through HTTP with CSRF. A table page gets its seats panel whole on every change; a
+"""The lobby's and a table page's streams of a page socket (config.routing: ?lobby=1,
+?table=<code>). They only push; every action goes through HTTP with CSRF. A table page gets its seats panel whole on every change; a
 lobby page its list whole on connect, then what changed (lobby.feed)."""
 import logging
 
@@ -27,7 +27,7 @@ log = logging.getLogger(__name__)
 
 
 class LobbyConsumer(AsyncWebsocketConsumer):
-    """/ws/lobby/?lang=&category=&rated=&page=: one page of the list of public tables for
+    """?lobby=1&lang=&category=&rated=&page=: one page of the list of public tables for
     one filter, for everyone (visitors watch and join as guests). It gets its list whole
     on connect, then what changed, from its process's receiver of the lobby's changes
     (lobby.feed)."""
@@ -57,7 +57,7 @@ def lobby_filter(scope):
 
 
 class TableConsumer(AsyncWebsocketConsumer):
-    """/ws/tables/<code>/: the seats panel of a table page, rendered for its viewer."""
+    """?table=<code>: the seats panel of a table page, rendered for its viewer."""
 
     async def connect(self):
         self.language = requested_language(self.scope)

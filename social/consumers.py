@@ -1,10 +1,10 @@
-"""/ws/notifications/: the one socket every page of a signed-in person opens.
+"""The site stream of a signed-in person's page socket (config.routing: ?site=1).
 
-It carries what the site socket carries (announcements: lobby.announcements; its
+It carries what a visitor's site stream carries (announcements: lobby.announcements; its
 person online, on the page it is on: infra.presence) and, for its person, the
 header's live part (the bell's unread count and the open challenges), drawn whole on
 connect and again whenever social.notifications tells the person's group, for the
-page it is on (?page=<path>) as opened then (?opened=<ms>: social.live).
+page it is on (?path=<path>) as opened then (?opened=<ms>: social.live).
 Origin-checked like every socket (config.asgi); a visitor without an account is refused."""
 from urllib.parse import parse_qs
 
@@ -25,7 +25,7 @@ def query_of(scope):
 
 def page_of(scope):
     """The path of the page that opened the socket, as it says (only a path is kept)."""
-    page = query_of(scope).get("page", "")
+    page = query_of(scope).get("path", "")
     return page[:200] if page.startswith("/") and "|" not in page else ""
 
 

@@ -89,11 +89,11 @@ async def test_the_host_page_socket_marks_its_table_seen_and_a_visitor_page_does
     table = await sync_to_async(open_public_table)(alice, timedelta(hours=2))
     await sync_to_async(host_left)(table, None)
     assert table.code not in await sync_to_async(listed_codes)()
-    visitor, connected, _code = await connect(f"/ws/tables/{table.code}/", ORIGIN)
+    visitor, connected, _code = await connect(f"/ws/page/?table={table.code}", ORIGIN)
     assert connected
     await visitor.receive_from(timeout=5)
     assert table.code not in await sync_to_async(listed_codes)()
-    host, connected, _code = await connect(f"/ws/tables/{table.code}/", ORIGIN, await sync_to_async(cookie_for)(alice))
+    host, connected, _code = await connect(f"/ws/page/?table={table.code}", ORIGIN, await sync_to_async(cookie_for)(alice))
     assert connected
     await host.receive_from(timeout=5)
     assert table.code in await sync_to_async(listed_codes)()

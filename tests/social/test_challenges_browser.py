@@ -166,7 +166,7 @@ def test_a_challenges_answer_goes_once_seen_and_never_shows_at_its_own_table(liv
     laptop.locator("#challenge-notices .accept-challenge").click()
     expect(phone).to_have_url(re.compile(r"/tables/[A-Z0-9]+/$"))  # at the table by itself
     expect(phone.locator("#table-seats")).to_have_attribute("data-status", "playing")
-    phone.wait_for_function("() => document.querySelector('.table-seats-socket[data-socket=open]')")
+    phone.wait_for_function("() => document.querySelector('body[data-socket=open]')")
     expect(phone.locator("#challenge-notices [data-answered]")).to_have_count(0)  # not at the table it names
     phone.goto(f"{live_site.url}/lobby/")
     expect(phone.locator("#lobby-counts")).to_be_visible()

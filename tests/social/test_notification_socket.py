@@ -21,7 +21,7 @@ ORIGIN = (b"origin", b"http://127.0.0.1")
 
 async def socket_of(user, page="/", origin=ORIGIN):
     headers = [HOST, origin] + ([await sync_to_async(cookie_for)(user)] if user else [])
-    communicator = WebsocketCommunicator(application, f"/ws/notifications/?lang=en&page={page}", headers=headers)
+    communicator = WebsocketCommunicator(application, f"/ws/page/?site=1&lang=en&path={page}", headers=headers)
     connected, _code = await communicator.connect(timeout=5)
     return communicator, connected
 
@@ -56,10 +56,11 @@ async def test_presence_lists_friends_with_what_they_do_and_hides_across_a_block
     await bobs_page.disconnect()
 
 
-async def test_a_visitor_and_a_foreign_page_get_no_notification_socket():
+async def test_a_visitor_gets_the_site_stream_alone_and_a_foreign_page_no_socket():
     bob = await sync_to_async(make_user)("bob")
     visitor, connected = await socket_of(None)
-    assert not connected
+    assert connected  # a visitor's site stream: the announcements only
+    await visitor.disconnect()
     foreign, connected = await socket_of(bob, origin=(b"origin", b"http://evil.example"))
     assert not connected
     assert not await sync_to_async(is_online)(bob.pk)

@@ -23,7 +23,7 @@ def test_bob_goes_offline_after_his_daphne_is_killed(bob, tmp_path, monkeypatch)
     cookie = cookie_for(bob)[1].decode()
     try:
         async def open_and_kill():
-            url = daphne.url.replace("http", "ws") + "/ws/notifications/?page=/lobby/"
+            url = daphne.url.replace("http", "ws") + "/ws/page/?site=1&path=/lobby/"
             async with websockets.connect(url, origin=daphne.url, additional_headers={"Cookie": cookie}) as socket:
                 await socket.recv()
                 # The heartbeat keeps him online: it marks him again after his first mark

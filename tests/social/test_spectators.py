@@ -28,13 +28,13 @@ def playing_table():
 async def test_two_spectators_are_counted_and_leave_the_count_when_their_pages_close():
     table, alice = await sync_to_async(playing_table)()
     public_id = table.game.public_id
-    players_page, connected, _ = await connect(f"/ws/games/{public_id}/", ORIGIN,
+    players_page, connected, _ = await connect(f"/ws/page/?game={public_id}", ORIGIN,
                                                await sync_to_async(cookie_for)(alice))
     assert connected
     carol, dave = await sync_to_async(lambda: (make_user("carol"), make_user("dave")))()
     watchers = []
     for person in (carol, dave):
-        page, connected, _ = await connect(f"/ws/games/{public_id}/", ORIGIN, await sync_to_async(cookie_for)(person))
+        page, connected, _ = await connect(f"/ws/page/?game={public_id}", ORIGIN, await sync_to_async(cookie_for)(person))
         assert connected
         watchers.append(page)
     for _ in range(50):
@@ -61,7 +61,7 @@ async def test_a_spectators_page_stays_counted_through_its_process_marking_all_o
     table, _alice = await sync_to_async(playing_table)()
     public_id = table.game.public_id
     carol = await sync_to_async(make_user)("carol")
-    page, connected, _ = await connect(f"/ws/games/{public_id}/", ORIGIN, await sync_to_async(cookie_for)(carol))
+    page, connected, _ = await connect(f"/ws/page/?game={public_id}", ORIGIN, await sync_to_async(cookie_for)(carol))
     assert connected
     client = redis.asyncio.Redis.from_url(settings.REDIS_URL)
     key = place_key(watchers_place(public_id))
