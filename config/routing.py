@@ -27,14 +27,15 @@ def site_stream(scope):
     return NotificationConsumer if getattr(user, "is_authenticated", False) else AnnouncementConsumer
 
 
-# In this order: a game's position is a page's first frame (static/js/moves.js).
+# In this order: a game's position is a page's first frame (static/js/moves.js), and
+# its person is online (the site stream) before the lobby's list reads the count.
 PAGE_STREAMS = [
     Stream("game", GameConsumer, pattern=GameIdConverter.regex, argument="public_id",
            takes=("move", "action", "pong")),
+    Stream("site", site_stream),
     Stream("table", TableChatConsumer, pattern=f"[{CODE_ALPHABET}]{{{CODE_LENGTH}}}", argument="code",
            takes=("chat_text", "chat_phrase")),
     Stream("lobby", LobbyConsumer),
-    Stream("site", site_stream),
 ]
 
 websocket_urlpatterns = [
