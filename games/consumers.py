@@ -33,8 +33,8 @@ from games.models import Game
 from games.responses import busy_message, page_ply, state_and_message
 from games.thinking import Asker
 from infra.frames import write_frame
-from infra.presence import presence
 from infra.outages import UNREACHABLE
+from infra.presence import presence
 from infra.write_waits import WritesBusy
 
 log = logging.getLogger(__name__)
