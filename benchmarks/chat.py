@@ -3,7 +3,7 @@
 Starts one daphne (and a Celery worker, for /healthz, and a private Redis unless
 REDIS_URL is set) on a scratch SQLite database with DEBUG off, opens --tables public
 two-player tables, each with --spectators signed-in spectators, every person with the
-table page's socket (/ws/tables/<code>/) open. Each person then sends a message over
+table page's socket (/ws/page/?table=<code>) open. Each person then sends a message over
 that socket, as the page's form does (ws-send), every --every seconds on average
 (staying under chat.limits' CHAT_LIMITS), a player's to the players' room and a
 spectator's to the spectators' room. A message is timed from its send to the moment
@@ -88,7 +88,7 @@ async def run(site, args):
     sockets, listeners = [], []
     for number, session in enumerate(sessions):
         code = codes[number // per_table]
-        socket = await connect(f"{ws_url}/ws/tables/{code}/?lang=en", site.url, session, results)
+        socket = await connect(f"{ws_url}/ws/page/?table={code}&lang=en", site.url, session, results)
         sockets.append(socket)
         listeners.append(asyncio.create_task(listen(socket, results)))
     rng = random.Random(args.seed)

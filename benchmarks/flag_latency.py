@@ -4,7 +4,7 @@ hears of it.
 Starts the real site (benchmarks/livesite.py: daphne, a Celery worker, a private Redis,
 a scratch SQLite database, DEBUG off), opens --flags two-player tables on a clock of
 --clock seconds, a few at a time (--stagger seconds apart), and keeps the opponent's
-game websocket (/ws/games/<id>/) open at each while the player to move does nothing.
+page websocket (/ws/page/?game=<id>) open at each while the player to move does nothing.
 The flag instant is the game's deadline (the turn's start plus the clock's time; the
 player never answered a ping, so no lag credit); the announcement is the first state
 with data-status="finished" on the opponent's socket (the player never made their
@@ -38,7 +38,7 @@ def clock_table(host, guest, seconds):
 
 async def one_flag(site, host, guest, session, seconds, results):
     public_id, flag_at = await asyncio.to_thread(clock_table, host, guest, seconds)
-    socket = await connect(f"{site.url.replace('http://', 'ws://')}/ws/games/{public_id}/", site.url, session, results)
+    socket = await connect(f"{site.url.replace('http://', 'ws://')}/ws/page/?game={public_id}", site.url, session, results)
     try:
         async for message in socket:
             if 'data-status="finished"' in message:

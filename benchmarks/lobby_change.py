@@ -56,7 +56,7 @@ async def open_pages(site, count):
     sockets = []
     for index in range(count):
         url = site.urls[0]
-        sockets.append(await connect(url.replace("http://", "ws://") + "/ws/lobby/?lang=" + ("de" if index % 3 == 0 else "en"),
+        sockets.append(await connect(url.replace("http://", "ws://") + "/ws/page/?lobby=1&lang=" + ("de" if index % 3 == 0 else "en"),
                                      url, "", Results()))
     return sockets
 

@@ -154,7 +154,7 @@ def hold_pages(urls, count, frames_out, opened, stop):
         pages, sockets = [Page() for _ in range(count)], []
         for index, page in enumerate(pages):
             url = urls[index % len(urls)]
-            socket = await connect(url.replace("http://", "ws://") + "/ws/lobby/?lang=" + ("de" if index % 3 == 0 else "en"),
+            socket = await connect(url.replace("http://", "ws://") + "/ws/page/?lobby=1&lang=" + ("de" if index % 3 == 0 else "en"),
                                    url, "", Results())
             sockets.append(socket)
             asyncio.create_task(page.listen(socket))

@@ -1,6 +1,6 @@
-"""What the notification socket (social.consumers) costs: daphne memory per idle
-connection and its idle CPU (the presence heartbeat), against the site socket a page
-opened before (announcements only); and the CPU a correspondence move adds (the "your
+"""What the notification stream (social.consumers) costs on a page's socket: daphne
+memory per idle connection and its idle CPU (the presence heartbeat), against a
+visitor's site stream (announcements only); and the CPU a correspondence move adds (the "your
 turn" notification stored and pushed, each open page of the player drawing its header's
 live part again), with every player's page open.
 
@@ -34,10 +34,11 @@ async def open_sockets(site, path, sessions):
     url = site.url.replace("http", "ws") + path
     sockets = []
     for session in sessions:
-        socket = await websockets.connect(url, origin=site.url, additional_headers={"Cookie": f"sessionid={session}"},
-                                          max_size=None)
+        signed_in = "path=" in path  # a signed-in page's site stream is the notification one
+        socket = await websockets.connect(url, origin=site.url, max_size=None,
+                                          additional_headers={"Cookie": f"sessionid={session}"} if signed_in else {})
         sockets.append(socket)
-        if path.startswith("/ws/notifications/"):
+        if signed_in:
             await socket.recv()  # the header's live part, drawn on connect
     return sockets
 
@@ -75,7 +76,7 @@ async def idle_cost(site, path, sessions, settle, window):
 
 async def warm_up(site, sessions):
     """A few sockets of each kind opened and closed: what the first one loads is not counted."""
-    for path in ("/ws/site/", "/ws/notifications/?page=/"):
+    for path in ("/ws/page/?site=1", "/ws/page/?site=1&path=/"):
         for socket in await open_sockets(site, path, sessions[:10]):
             await socket.close()
     await asyncio.sleep(1)
@@ -134,7 +135,7 @@ async def move_cost(site, sessions, game_ids, moves, rng, connected):
 
     if not connected:
         signals.state_pushed.disconnect(receivers.game_pushed)
-    sockets = await open_sockets(site, "/ws/notifications/?page=/", sessions)
+    sockets = await open_sockets(site, "/ws/page/?site=1&path=/", sessions)
     await drain(sockets, 2)
     daphne = site.daphnes[0].pid
     before = cpu_seconds(daphne)
@@ -153,8 +154,8 @@ async def move_cost(site, sessions, game_ids, moves, rng, connected):
 async def main_async(site, args, users, sessions):
     rng = random.Random(1)
     await warm_up(site, sessions)
-    site_sockets, site_kib, site_cpu = await idle_cost(site, "/ws/site/", sessions, args.settle, args.window)
-    note_sockets, note_kib, note_cpu = await idle_cost(site, "/ws/notifications/?page=/lobby/", sessions,
+    site_sockets, site_kib, site_cpu = await idle_cost(site, "/ws/page/?site=1", sessions, args.settle, args.window)
+    note_sockets, note_kib, note_cpu = await idle_cost(site, "/ws/page/?site=1&path=/lobby/", sessions,
                                                        args.settle, args.window)
     note_cpu -= site_cpu  # the site sockets stayed open meanwhile
     await close_all(site_sockets + note_sockets)

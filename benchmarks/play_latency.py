@@ -73,7 +73,7 @@ async def measure(site, level, moves, via):
     times = []
     while len(times) < moves:
         public_id, me = await asyncio.to_thread(visitor.start_game, level)
-        ws_url = site.url.replace("http", "ws") + f"/ws/games/{public_id}/"
+        ws_url = site.url.replace("http", "ws") + f"/ws/page/?game={public_id}"
         headers = {"Cookie": f"sessionid={visitor.cookie('sessionid')}"}
         async with websockets.connect(ws_url, origin=site.url, additional_headers=headers) as ws:
             turn, status, ply, legal = parse_state(await ws.recv())

@@ -8,7 +8,7 @@ thinks for a random --think time, sends the move with its expected ply over its
 game websocket as the pages do (static/js/moves.js; --via http: POSTs it as htmx
 does while the socket is down, with session cookie and CSRF header over a
 keep-alive connection), and the clock runs until the opponent's websocket
-(/ws/games/<id>/) delivers the state with that move. A finished game is replaced
+(/ws/page/?game=<id>) delivers the state with that move. A finished game is replaced
 by a new table. With several daphnes, the two players of a table use different
 ones, so every move crosses from one process to another through the channel
 layer. Prints the median, 95th and 99th percentile of the round trip, the
@@ -275,7 +275,7 @@ async def play_table(site, number, pair, sessions, results, think, stop_at, rng,
         sockets, listeners = [], []
         for colour in ("black", "white"):
             ws_url = urls[colour].replace("http://", "ws://")
-            socket = await connect(f"{ws_url}/ws/games/{public_id}/", urls[colour], http[colour].session, results)
+            socket = await connect(f"{ws_url}/ws/page/?game={public_id}", urls[colour], http[colour].session, results)
             sockets.append(socket)
             listeners.append(asyncio.create_task(screens[colour].listen(socket, results)))
         watchers = [Screen() for _ in range(spectators)]
@@ -283,7 +283,7 @@ async def play_table(site, number, pair, sessions, results, think, stop_at, rng,
         async def watch(index):  # spread over the daphnes, a few opening at once as a crowd arrives
             url = site.urls[(number + index) % len(site.urls)]
             async with results.watchers_opening:
-                socket = await connect(f"{url.replace('http://', 'ws://')}/ws/games/{public_id}/", url, "", results)
+                socket = await connect(f"{url.replace('http://', 'ws://')}/ws/page/?game={public_id}", url, "", results)
             if results.measuring:
                 results.late_watchers += 1  # its opening counts in the measured CPU
             return socket
@@ -398,7 +398,7 @@ async def open_idle(urls, count, public_id, results):
     for url in urls:
         ws_url = url.replace("http://", "ws://")
         for index in range(count):
-            path = "/ws/lobby/" if index % 2 else f"/ws/games/{public_id}/"
+            path = "/ws/page/?lobby=1" if index % 2 else f"/ws/page/?game={public_id}"
             socket = await connect(ws_url + path, url, "", results)
             sockets.append(socket)
             asyncio.create_task(drain(socket))

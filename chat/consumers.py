@@ -1,6 +1,6 @@
-"""The table page's socket with its chat: lobby's TableConsumer (the seats) plus the
-rooms its reader may read (chat.rooms), joined as channel groups, and the messages
-its page sends.
+"""A table page's stream with its chat (config.routing: ?table=<code>): lobby's
+TableConsumer (the seats) plus the rooms its reader may read (chat.rooms), joined as
+channel groups, and the messages its page sends.
 
 A frame carries only what was said ({"chat_text": "..."} or {"chat_phrase": "hello"}):
 who says it is the socket's session as it is now, and where is the table of the
@@ -63,7 +63,7 @@ def notice(text="", sent=False):
 
 
 class TableChatConsumer(WithoutDatabaseHop, TableConsumer):
-    """/ws/tables/<code>/: the seats panel and the chat of a table page."""
+    """?table=<code>: the seats panel and the chat of a table page."""
 
     async def connect(self):
         self.chat, self.chat_groups, self.chat_seen = None, set(), {}

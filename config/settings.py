@@ -260,7 +260,7 @@ CELERY_BEAT_SCHEDULE = {
     "sweep-overdue-games": {"task": "games.sweep_overdue", "schedule": 10.0},
     # Challenges nobody answered in time lapse (social.challenges).
     "lapse-challenges": {"task": "social.lapse_challenges", "schedule": 30.0},
-    # Open lobby pages: each table's age, and abandoned tables off the list (lobby.presence).
+    # Open lobby pages: each table's age, and abandoned tables off the list (lobby.host_presence).
     "refresh-lobby": {"task": "lobby.refresh_lobby", "schedule": 60.0},
 }
 CELERY_IMPORTS = ("lobby.announcements", "social.tasks")
@@ -347,7 +347,7 @@ MOVE_TIME_LIMIT = float(os.environ.get("MOVE_TIME_LIMIT", "60"))
 # A move that left the page before the deadline may arrive this much later; one
 # that arrives later still is refused and the computer moves for the player.
 MOVE_TIME_GRACE = float(os.environ.get("MOVE_TIME_GRACE", "2"))
-# Seconds the player to move must have been gone (no page of theirs open: games.presence)
+# Seconds the player to move must have been gone (no page of theirs open: games.gone)
 # before their opponent may claim the win or let the computer play for them.
 PLAYER_GONE_SECONDS = float(os.environ.get("PLAYER_GONE_SECONDS", "30"))
 
@@ -360,10 +360,10 @@ WAITING_TABLES_PER_PERSON = int(os.environ.get("WAITING_TABLES_PER_PERSON", "3")
 # every per-account limit.
 SIGN_UPS_PER_ADDRESS = int(os.environ.get("SIGN_UPS_PER_ADDRESS", "5"))
 
-# Who is online (social.presence): each page's notification socket says so every
+# Who is online, where (infra.presence): each page's socket says so every
 # PRESENCE_HEARTBEAT seconds; one not heard of for PRESENCE_STALE seconds (its daphne
 # was killed) no longer counts.
-PRESENCE_HEARTBEAT = float(os.environ.get("PRESENCE_HEARTBEAT", "10"))
+PRESENCE_HEARTBEAT = float(os.environ.get("PRESENCE_HEARTBEAT", "5"))
 PRESENCE_STALE = float(os.environ.get("PRESENCE_STALE", str(3 * PRESENCE_HEARTBEAT)))
 
 # Games against the computer that one visitor (account or guest session), and one

@@ -1,4 +1,5 @@
-"""The websocket of a game page: pushes every new state, and takes the page's moves.
+"""A game page's stream of its socket (config.routing: ?game=<public_id>): pushes every
+new state, and takes the page's moves.
 
 A move over the socket costs the server no HTTP request, middleware or answer of its
 own, so less daphne CPU a move than a post (benchmarks/roundtrip.py with and without
@@ -24,7 +25,7 @@ from django.contrib.auth import get_user
 from django.db import OperationalError
 from django.utils import translation
 
-from games import drawing, endings, errors, presence, services, signals
+from games import drawing, endings, errors, gone, services, signals
 from games.access import GUEST_TOKEN_KEY, Viewer, can_watch, watchable_game
 from games.drawing import render_state
 from games.fanout import game_fanout
@@ -33,6 +34,7 @@ from games.responses import busy_message, page_ply, state_and_message
 from games.thinking import Asker
 from infra.frames import write_frame
 from infra.outages import UNREACHABLE
+from infra.presence import presence
 from infra.write_waits import WritesBusy
 
 log = logging.getLogger(__name__)
@@ -138,54 +140,42 @@ class GameConsumer(WithoutDatabaseHop, AsyncWebsocketConsumer):
             return
         await self.push(*state)
         if self.here_as:
-            self.heartbeat = asyncio.create_task(self.keep_here())
+            self.place = gone.seat_place(self.game.public_id, self.here_as)
+            self.presence_task = asyncio.create_task(self.keep_here())
         elif self.game.kind == Game.Kind.TABLE and self.game.status == Game.Status.PLAYING:
-            self.watching = asyncio.create_task(self.keep_watching())
+            self.place = gone.watchers_place(self.game.public_id)
+            self.presence_task = asyncio.create_task(self.keep_watching())
 
     async def keep_here(self):
-        """While this socket is open its player is here (games.presence), in every process."""
-        game_id, public_id = self.game.pk, self.game.public_id
+        """While this socket is open its player is here (games.gone), in every process:
+        the site's presence marks it every heartbeat."""
         try:
-            if await presence.arrive(public_id, self.here_as, self.channel_name):
-                await self.seats_changed(game_id)
-            while True:
-                await asyncio.sleep(presence.HEARTBEAT)
-                await presence.arrive(public_id, self.here_as, self.channel_name)
-        except UNREACHABLE as error:  # Redis away: this player counts as here (presence.last_seen)
-            log.warning("presence of game %s not kept (%s)", public_id, error)
+            if await presence.enter(self.channel_name, self.place):
+                await self.seats_changed(self.game_ids[0])
+        except UNREACHABLE as error:  # Redis away: this player counts as here (games.gone)
+            log.warning("presence of game %s not kept (%s)", self.game_ids[1], error)
 
     async def keep_watching(self):
-        """While this socket of a spectator is open, the table counts it (games.presence)."""
-        game_id, public_id = self.game.pk, self.game.public_id
+        """While this socket of a spectator is open, the table counts it (games.gone)."""
         try:
-            if await presence.watch(public_id, self.channel_name):
-                await self.seats_changed(game_id)
-            presence.keep_watched(public_id, self.channel_name)
+            await presence.enter(self.channel_name, self.place)
+            await self.seats_changed(self.game_ids[0])
         except UNREACHABLE as error:
-            log.warning("spectators of game %s not counted (%s)", public_id, error)
+            log.warning("spectators of game %s not counted (%s)", self.game_ids[1], error)
 
     @database_sync_to_async
     def seats_changed(self, game_id):
         signals.seats_changed.send(sender=Game, game_id=game_id)
 
     async def disconnect(self, code):
-        heartbeat = getattr(self, "heartbeat", None)
-        if heartbeat is not None:
-            heartbeat.cancel()
+        place = getattr(self, "place", None)
+        if place is not None:
+            self.presence_task.cancel()
             try:
-                if await presence.depart(self.game_ids[1], self.here_as, self.channel_name):
+                if await presence.leave(self.channel_name, place) or place.startswith("watch:"):
                     await self.seats_changed(self.game_ids[0])
             except UNREACHABLE as error:
                 log.warning("presence of game %s not kept (%s)", self.game_ids[1], error)
-        watching = getattr(self, "watching", None)
-        if watching is not None:
-            watching.cancel()
-            presence.forget_watched(self.game_ids[1], self.channel_name)
-            try:
-                await presence.unwatch(self.game_ids[1], self.channel_name)
-                await self.seats_changed(self.game_ids[0])
-            except UNREACHABLE as error:
-                log.warning("spectators of game %s not counted (%s)", self.game_ids[1], error)
         if getattr(self, "group", None) is not None:
             await game_fanout().leave(self, self.group)
 
@@ -193,13 +183,9 @@ class GameConsumer(WithoutDatabaseHop, AsyncWebsocketConsumer):
         """A move: {"move": "d3", "ply": "12"}, with the ply of the position the page
         showed; or an action: {"action": "resign"}. Played, this page gets the new state at once (the same drawing the push
         carries; the push's own copy is then skipped); refused, it gets the position as
-        it now is with the reason, and nothing changed. "ping" (the page's heartbeat,
-        static/js/reconnect.js) is answered "pong"; a pong answers the server's own
+        it now is with the reason, and nothing changed. A pong answers the server's own
         ping (the round trip credited at a clock, static/js/clocks.js). Anything else
         is ignored."""
-        if text_data == "ping":
-            await self.send(text_data="pong")
-            return
         pong = parse_pong(text_data)
         if pong is not None and self.game is not None:
             await self.measured(pong)

@@ -3,7 +3,7 @@ one aborts it before everyone has moved (nobody wins, nothing is rated); the two
 players agree a draw (an offer stands until it is answered or the offerer's opponent
 moves); at a casual table one takes back their last move with their opponent's
 consent (any move lets the request lapse); when the player to move has been gone
-PLAYER_GONE_SECONDS (games.presence), an opponent claims the win or lets the computer
+PLAYER_GONE_SECONDS (games.gone), an opponent claims the win or lets the computer
 play for them.
 
 Each is a command of the turn engine (games.turn.endings, games.turn.offers) applied

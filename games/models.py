@@ -56,7 +56,7 @@ class Game(models.Model):
         AGREED = "agreed", _("Drawn by agreement")
         # Stopped before every player had moved: nobody won, nothing rated.
         ABORTED = "aborted", _("Aborted")
-        # Two players: the one to move was gone (games.presence) and the other claimed the win.
+        # Two players: the one to move was gone (games.gone) and the other claimed the win.
         CLAIMED = "claimed", _("Won by claim: the opponent was gone")
 
     class TimeControl(models.TextChoices):

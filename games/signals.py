@@ -2,12 +2,12 @@
 they cannot be told about directly (games never import them)."""
 from django.dispatch import Signal
 
-# Sent by games.services.game_changed after the new state was pushed, in whichever
+# Sent by games.publishing.game_changed after the new events were published, in whichever
 # process made the change (daphne for a player's move, a Celery worker for the
 # computer's). Argument: game (fresh from the database).
 state_pushed = Signal()
 
-# Sent by games.services.play_move inside the transaction that finishes a game, once
+# Sent by games.writer inside the transaction that finishes a game, once
 # per game (the move that finishes it is applied exactly once). Arguments: game (the
 # finished row, seats prefetched) and ranking (tuples of colours, best first; leavers
 # last, the latest leaver above the earlier ones). The receivers run in a savepoint:

@@ -30,7 +30,7 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from games import downtime, events as game_events, presence, publishing, signals, stored
+from games import downtime, events as game_events, gone as absence, publishing, signals, stored
 from games.errors import DatabaseBusy, GameError, from_refusal
 from games.models import Game, Move, Seat
 from games.record import GameRecord
@@ -45,7 +45,7 @@ log = logging.getLogger(__name__)
 
 # Commands whose time may have overlapped the site's outages (docs/rules.md §11.3).
 TIMED = (commands.Play, commands.TimeOut, commands.Flag)
-# Commands against a player to move who is gone (games.presence).
+# Commands against a player to move who is gone (games.gone).
 CLAIMS = (commands.ClaimWin, commands.ComputerForGone)
 
 
@@ -90,7 +90,7 @@ def _with_inputs(game, command):
         inputs["outages"] = tuple(downtime.outages_since(game.turn_started_at))
     if isinstance(command, CLAIMS):
         gone = Game.objects.filter(pk=game.pk).values_list("turn", flat=True).first() or ""
-        inputs["gone_for"] = presence.gone_for(game.public_id, gone) if gone else 0.0
+        inputs["gone_for"] = absence.gone_for(game.public_id, gone) if gone else 0.0
         inputs["needed"] = settings.PLAYER_GONE_SECONDS
     return (dataclasses.replace(command, **inputs) if inputs else command), gone
 

@@ -4,38 +4,51 @@ An operator announces maintenance ("the server restarts in five minutes") with
 `python -m lobby.announcements "text"`; the text reaches every page through the
 channel layer, from whichever process sends it (a Celery worker, a shell).
 
-The site socket lives in lobby because it is what counts people online (lobby.counts);
-social's notification socket builds on it. Routed in config.routing.
+The site's stream of every page's socket (?site=1) lives in lobby because it is what
+counts people online (lobby.counts); social's notification stream builds on it. Wired
+in config.routing.
 """
+import logging
+
 from celery import shared_task
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.template.loader import render_to_string
 
 from games import broadcast
 from infra import sending
-from lobby import counts as online
+from infra.outages import UNREACHABLE
+from infra.presence import person_of, presence
+
+log = logging.getLogger(__name__)
 
 GROUP = "site"
 
 
 class AnnouncementConsumer(AsyncWebsocketConsumer):
     """Every page listens here (a signed-in person's through social's notification
-    socket, built on this one); messages are whole HTML fragments swapped by id. Being
-    the one socket every page opens, it is what counts its person online (lobby.counts)."""
+    stream, built on this one); messages are whole HTML fragments swapped by id. Being
+    the one stream every page opens, it is what says its person is online, on which
+    page (infra.presence)."""
 
     async def connect(self):
         await broadcast.join(self, GROUP)  # opens even while Redis is away
         await self.accept()
         await self.count_online()
 
-    async def count_online(self):
-        self.person = online.person_of(self.scope, self.channel_name)
-        await online.arrive(self.person)
+    async def count_online(self, path=""):
+        self.counted = True
+        try:
+            await presence.arrive(self.channel_name, person_of(self.scope, self.channel_name), path)
+        except UNREACHABLE:  # the marks are written again every heartbeat
+            log.warning("presence of %s not kept: Redis is away", self.channel_name)
 
     async def disconnect(self, code):
         await broadcast.leave(self, GROUP)
-        if getattr(self, "person", None):
-            await online.depart(self.person)
+        if getattr(self, "counted", False):
+            try:
+                await presence.depart(self.channel_name)
+            except UNREACHABLE:
+                pass  # the marks lapse by themselves
 
     async def site_announcement(self, event):
         await self.send(text_data=event["html"])

@@ -1,10 +1,8 @@
-"""Websockets of the lobby and of table pages. They only push; every action goes
-through HTTP with CSRF. A table page gets its seats panel whole on every change; a
+"""The lobby's and a table page's streams of a page socket (config.routing: ?lobby=1,
+?table=<code>). They only push; every action goes through HTTP with CSRF. A table page gets its seats panel whole on every change; a
 lobby page its list whole on connect, then what changed (lobby.feed)."""
-import asyncio
 import logging
 
-from asgiref.sync import sync_to_async
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.http import QueryDict
@@ -16,7 +14,9 @@ from games import broadcast
 from games.access import Viewer
 from games.consumers import requested_language
 from infra.client_address import socket_client_address
-from lobby import presence
+from infra.outages import UNREACHABLE
+from infra.presence import presence
+from lobby import host_presence
 from lobby.access import can_view
 from lobby.feed import lobby_feed
 from lobby.filters import LOBBY_PAGES, LobbyFilterForm
@@ -27,7 +27,7 @@ log = logging.getLogger(__name__)
 
 
 class LobbyConsumer(AsyncWebsocketConsumer):
-    """/ws/lobby/?lang=&category=&rated=&page=: one page of the list of public tables for
+    """?lobby=1&lang=&category=&rated=&page=: one page of the list of public tables for
     one filter, for everyone (visitors watch and join as guests). It gets its list whole
     on connect, then what changed, from its process's receiver of the lobby's changes
     (lobby.feed)."""
@@ -57,7 +57,7 @@ def lobby_filter(scope):
 
 
 class TableConsumer(AsyncWebsocketConsumer):
-    """/ws/tables/<code>/: the seats panel of a table page, rendered for its viewer."""
+    """?table=<code>: the seats panel of a table page, rendered for its viewer."""
 
     async def connect(self):
         self.language = requested_language(self.scope)
@@ -74,23 +74,22 @@ class TableConsumer(AsyncWebsocketConsumer):
         await broadcast.join(self, self.table.group_name)
         await self.accept()
         if self.viewer.user is not None and self.viewer.user.pk == self.table.host_id:
-            self.heartbeat = asyncio.create_task(self.keep_seen(self.table.pk))
+            self.host_place = host_presence.host_place(self.table.pk)
+            await self.stand(presence.enter)
         await self.table_changed({})
 
     async def disconnect(self, code):
-        if getattr(self, "heartbeat", None) is not None:
-            self.heartbeat.cancel()
+        if getattr(self, "host_place", None) is not None:
+            await self.stand(presence.leave)
         if getattr(self, "table", None) is not None:
             await broadcast.leave(self, self.table.group_name)
 
-    async def keep_seen(self, table_id):
-        """While its host has this page open, the table is not abandoned (lobby.presence)."""
-        while True:
-            try:
-                await sync_to_async(presence.mark_seen, thread_sensitive=False)(table_id)
-            except Exception:  # Redis away: the lobby then lists every table anyway
-                log.warning("could not mark table %s seen", table_id)
-            await asyncio.sleep(presence.HEARTBEAT)
+    async def stand(self, enter_or_leave):
+        """While its host has this page open, the table is not abandoned (lobby.host_presence)."""
+        try:
+            await enter_or_leave(self.channel_name, self.host_place)
+        except UNREACHABLE:  # Redis away: the lobby then lists every table anyway
+            log.warning("could not mark %s seen", self.host_place)
 
     async def receive(self, text_data=None, bytes_data=None):
         """Moves and seats go through HTTP with CSRF; anything sent here is ignored."""

@@ -9,7 +9,7 @@ from django.utils import timezone
 
 from games.models import Game
 from infra.redis_clients import redis_client
-from lobby import presence
+from lobby import host_presence
 from lobby.listing import LOBBY_WAITING_FOR
 from lobby.models import Table
 
@@ -20,10 +20,10 @@ def host_states():
     """{table id: "here", "away" or "gone"} of every listed waiting table."""
     waiting = Table.objects.filter(listed=True, game__status=Game.Status.WAITING,
                                    created_at__gte=timezone.now() - LOBBY_WAITING_FOR)
-    gone = set(presence.abandoned(waiting))
+    gone = set(host_presence.abandoned(waiting))
     opened = dict(waiting.values_list("pk", "created_at"))
-    seen = presence.last_seen(opened)
-    return {table_id: "gone" if table_id in gone else "here" if presence.host_here(seen[table_id], opened[table_id])
+    seen = host_presence.last_seen(opened)
+    return {table_id: "gone" if table_id in gone else "here" if host_presence.host_here(seen[table_id], opened[table_id])
             else "away" for table_id in opened}
 
 

@@ -20,7 +20,7 @@ from accounts.ratings import Shown, category_of
 from games.models import Game, Level, Seat, seat_name
 from games.presentation import variant_label
 from games.seating import seat_is_free
-from lobby import presence
+from lobby import host_presence
 from lobby.models import Table
 
 # Open tables nobody joined are dropped from the lobby after this long (they stay reachable by code).
@@ -46,7 +46,7 @@ def place_of(created_at, table_id):
 def _waiting(tables):
     waiting = tables.filter(game__status=Game.Status.WAITING,
                             created_at__gte=timezone.now() - LOBBY_WAITING_FOR)
-    return waiting.exclude(pk__in=presence.abandoned(waiting))
+    return waiting.exclude(pk__in=host_presence.abandoned(waiting))
 
 
 def _filtered(tables, shown):
@@ -99,7 +99,7 @@ def lobby_rows(table_ids):
     """{table id: row} of those of `table_ids` the lobby lists (listed, waiting or
     playing, not abandoned), read in one statement."""
     lines = _row_lines(table_ids)
-    seen = presence.last_seen({line.table_id for line in lines if line.status == Game.Status.WAITING})
+    seen = host_presence.last_seen({line.table_id for line in lines if line.status == Game.Status.WAITING})
     rows = {}
     for table_id, group in groupby(lines, key=lambda line: line.table_id):
         row = _row(list(group), seen.get(table_id))
@@ -155,7 +155,7 @@ def _row(lines, seen):
         first.created_at, dt_timezone.utc)  # SQLite gives the naive UTC time
     if not first.listed or not waiting and first.status != Game.Status.PLAYING:
         return None
-    if waiting and (created_at < timezone.now() - LOBBY_WAITING_FOR or presence.is_abandoned(seen, created_at)):
+    if waiting and (created_at < timezone.now() - LOBBY_WAITING_FOR or host_presence.is_abandoned(seen, created_at)):
         return None
     variant = first.variant if isinstance(first.variant, dict) else json.loads(first.variant)
     category = category_of(variant)
@@ -184,7 +184,7 @@ def _row(lines, seen):
         "created_at": created_at,
         "variant": lazy(variant_label, str)(variant),  # in the language it is drawn in
         "host": first.host_name or first.host_username,
-        "host_here": waiting and presence.host_here(seen, created_at),
+        "host_here": waiting and host_presence.host_here(seen, created_at),
         "since": int(created_at.timestamp()),
         "taken": len(taken),
         "computers": sum(1 for seat in seats if seat.is_computer),

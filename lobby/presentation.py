@@ -4,7 +4,7 @@ from django.conf import settings
 from django.template.loader import render_to_string
 
 from accounts.ratings import seat_ratings
-from games import presence
+from games import gone
 from games.models import Game
 from games.presentation import colour_name
 from games.seating import seat_is_free
@@ -48,7 +48,7 @@ def seats_view(table, viewer):
         "can_leave": game.status == Game.Status.PLAYING and mine is not None and mine.left_at is None,
         "has_left": mine is not None and mine.left_at is not None,
         "gone_claims": claims, "two_players": len(seats) == 2,
-        "spectators": presence.spectators(game.public_id) if game.status != Game.Status.WAITING else 0,
+        "spectators": gone.spectators(game.public_id) if game.status != Game.Status.WAITING else 0,
         # Three or four players resign by leaving: the panel's Leave table is that.
         "can_resign": game.status == Game.Status.PLAYING and mine is not None and mine.left_at is None
         and game.variant_obj.players == 2,
@@ -65,14 +65,14 @@ def _add_ratings(game, seats, rows):
 
 
 def _add_presence(game, seats, rows, mine):
-    """Each person's seat of a running game says whether they are here (games.presence).
+    """Each person's seat of a running game says whether they are here (games.gone).
     Returns, for a seated viewer, the gone players they may act for once they are due:
     [{"colour", "name", "ready_at" (ms since the epoch)}]; the page shows each while that
     player is to move and their time has come (table.js), the server checks again."""
     if game.status != Game.Status.PLAYING:
         return []
     people = [seat for seat in seats if not seat.is_computer and seat.left_at is None and not seat_is_free(seat)]
-    seen = presence.last_seen(game.public_id, [seat.colour for seat in people])
+    seen = gone.last_seen(game.public_id, [seat.colour for seat in people])
     claims = []
     for row in rows:
         if row["colour"] not in seen:

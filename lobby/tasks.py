@@ -1,6 +1,6 @@
 """Celery: every minute (beat), the lobby's hosts checked: a waiting table whose host
 came or went is pushed again (its row says whether the host is here), one whose host
-has been away too long leaves the list (lobby.presence), and the counts follow."""
+has been away too long leaves the list (lobby.host_presence), and the counts follow."""
 from celery import shared_task
 
 from lobby.broadcast import lobby_changed

@@ -1,30 +1,22 @@
-"""/ws/notifications/: the one socket every page of a signed-in person opens.
+"""The site stream of a signed-in person's page socket (config.routing: ?site=1).
 
-It carries what the site socket carries (announcements: lobby.announcements; its
-person counted online: lobby.counts) and, for its person, the header's live part (the
-bell's unread count and the open challenges), drawn whole on connect and again
-whenever social.notifications tells the person's group, for the page it is on
-(?page=<path>) as opened then (?opened=<ms>: social.live); and while open it keeps its
-person online (social.presence) with that page, every HEARTBEAT seconds.
+It carries what a visitor's site stream carries (announcements: lobby.announcements; its
+person online, on the page it is on: infra.presence) and, for its person, the
+header's live part (the bell's unread count and the open challenges), drawn whole on
+connect and again whenever social.notifications tells the person's group, for the
+page it is on (?path=<path>) as opened then (?opened=<ms>: social.live).
 Origin-checked like every socket (config.asgi); a visitor without an account is refused."""
-import asyncio
-import logging
 from urllib.parse import parse_qs
 
-from asgiref.sync import sync_to_async
 from channels.db import database_sync_to_async
 from django.utils import timezone, translation
 
 from games import broadcast
 from games.consumers import requested_language
-from infra.outages import UNREACHABLE
 from lobby.announcements import AnnouncementConsumer
 from lobby.announcements import GROUP as SITE_GROUP
-from social import presence
 from social.live import opened_at, render_live
 from social.notifications import group
-
-log = logging.getLogger(__name__)
 
 
 def query_of(scope):
@@ -33,7 +25,7 @@ def query_of(scope):
 
 def page_of(scope):
     """The path of the page that opened the socket, as it says (only a path is kept)."""
-    page = query_of(scope).get("page", "")
+    page = query_of(scope).get("path", "")
     return page[:200] if page.startswith("/") and "|" not in page else ""
 
 
@@ -47,37 +39,18 @@ class NotificationConsumer(AnnouncementConsumer):
         self.language = requested_language(self.scope)
         self.page = page_of(self.scope)
         self.opened = opened_at(query_of(self.scope).get("opened")) or timezone.now()
-        self.name = presence.member(self.channel_name, self.page)
         await broadcast.join(self, SITE_GROUP)
         await broadcast.join(self, group(self.user_id))
         await self.accept()
-        await self.count_online()
-        # Online before the first frame: a page that has heard from its socket counts.
-        await self.say_online()
-        self.heartbeat = asyncio.create_task(self.keep_online())
+        # Online, on this page, before the first frame: a page that has heard from its socket counts.
+        await self.count_online(self.page)
         await self.social_changed({})
 
     async def disconnect(self, code):
         if getattr(self, "user_id", None) is None:
             return
-        self.heartbeat.cancel()
         await broadcast.leave(self, group(self.user_id))
-        await super().disconnect(code)  # the site's group, and the count of people online
-        try:
-            await sync_to_async(presence.depart, thread_sensitive=False)(self.user_id, self.name)
-        except UNREACHABLE:
-            pass  # the mark lapses by itself
-
-    async def say_online(self):
-        try:
-            await sync_to_async(presence.arrive, thread_sensitive=False)(self.user_id, self.name)
-        except UNREACHABLE:
-            log.warning("presence of user %s not kept: Redis is away", self.user_id)
-
-    async def keep_online(self):
-        while True:
-            await asyncio.sleep(presence.HEARTBEAT)
-            await self.say_online()
+        await super().disconnect(code)  # the site's group, and its person's presence
 
     async def receive(self, text_data=None, bytes_data=None):
         """Pages send nothing that matters here: every action goes through HTTP with CSRF."""

@@ -2,12 +2,12 @@
 doing there (playing at a table, watching one, at a private table, or elsewhere on the
 site), with a link to watch. Following needs no consent, so a table the follower could
 not find by themselves (lobby.access.can_find) is only "private": no link, no code.
-Presence is social.presence's; nobody blocked either way is shown."""
+Presence is social.online's; nobody blocked either way is shown."""
 from games.access import Viewer
 from games.models import Game
 from lobby.access import can_find, code_in
 from lobby.models import Table
-from social import presence, relations
+from social import online, relations
 
 PLAYING, WATCHING, PRIVATE, IDLE, OFFLINE = "playing", "watching", "private", "idle", "offline"
 
@@ -34,7 +34,7 @@ def doing(person, paths, follower):
 def friends_of(user):
     """[{"user", "state", "link"}] of the people `user` follows, online first."""
     people = relations.followed_users(user)
-    open_pages = presence.pages([p.pk for p in people])
+    open_pages = online.pages([p.pk for p in people])
     rows = []
     for person in people:
         if person.pk in open_pages:
@@ -55,4 +55,4 @@ def shown_online(viewer, person):
         return None
     if relations.is_blocked(viewer, person):
         return False
-    return presence.is_online(person.pk)
+    return online.is_online(person.pk)

@@ -5,7 +5,7 @@ from django.core.mail import EmailMessage
 from django.utils import translation
 
 from infra.site_url import absolute
-from social import languages, notifications, preferences, presence, unsubscribe
+from social import languages, notifications, online, preferences, unsubscribe
 from social.models import Notification
 
 
@@ -16,7 +16,7 @@ def send_if_away(notification_id, kind):
         return False
     if not getattr(preferences.of(notification.user), unsubscribe.KINDS[kind]):
         return False
-    if presence.is_online(notification.user_id):
+    if online.is_online(notification.user_id):
         return False  # told live
     stop = unsubscribe.link(notification.user_id, kind)
     with translation.override(languages.of(notification.user)):

@@ -6,7 +6,7 @@ as parameters, drawn in the reader's language when shown. After the commit, the
 person's notification sockets (group user-<id>, in every daphne) are told to draw
 their header's live part again: the bell's unread count and the open challenges,
 whole, so a page that missed a push catches up at the next one or on reconnecting.
-Mail goes, through a Celery task, to those not online (social.presence) who opted in
+Mail goes, through a Celery task, to those not online (social.online) who opted in
 for the kind (Preferences), with a one-click unsubscribe link (social.unsubscribe).
 """
 import logging

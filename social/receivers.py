@@ -16,7 +16,7 @@ from games.models import Game
 from games.presentation import game_url
 from lobby.access import can_find
 from lobby.signals import rematch_asked
-from social import languages, notifications, preferences, presence, relations, unsubscribe
+from social import languages, notifications, online, preferences, relations, unsubscribe
 
 log = logging.getLogger(__name__)
 
@@ -31,7 +31,7 @@ def language_at_sign_in(sender, request, user, **kwargs):
 def turn_mail_opt_out(sender, game, user, **kwargs):
     """No mail for one who opted out, nor for one with a page of the site open: mail is
     for the away, as for challenges (social.mail); the page and the bell tell the rest."""
-    if not preferences.of(user).mail_your_turn or presence.is_online(user.pk):
+    if not preferences.of(user).mail_your_turn or online.is_online(user.pk):
         return False
     language = languages.of(user)
     stop = unsubscribe.link(user.pk, "turn")

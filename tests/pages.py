@@ -63,12 +63,12 @@ def htmx_answer(page, path_end):
     page.wait_for_function("() => window.htmxAnswered === true")
 
 
-GAME_SOCKET = '[ws-connect^="/ws/games/"]'
+GAME_SOCKET = 'body[ws-connect*="&game="]'
 
 
 def wait_for_game_socket(page):
-    """Until the game's socket is open and its first push (the position) is in (moves.js
-    marks it): clicks then go over it, and the next push is their answer."""
+    """Until the page's socket, with its game, is open and its first push (the position)
+    is in (moves.js marks it): clicks then go over it, and the next position is their answer."""
     page.locator(f"{GAME_SOCKET}[data-socket=open]").wait_for(state="attached")
 
 
@@ -77,14 +77,12 @@ def socket_answer(page):
     """Around a click on a square of a page whose game socket is open (moves.js sends
     the move over it): returns once the first message after the move went out (its
     answer: the new state, or the position with the reason it was refused) has been
-    swapped in. While it is the clicker's turn nothing else is pushed in between on the
-    game socket (a table's seats socket may push, say, that a player came or went)."""
+    swapped in. While it is the clicker's turn no other position is pushed in between
+    (the page's other streams may push, say, that a player came or went: not positions)."""
     wait_for_game_socket(page)
     page.evaluate("""() => { window.socketAnswered = false;
-        const game = (event) => ((event.target.closest('[ws-connect]') || event.target).getAttribute('ws-connect')
-            || '').includes('/ws/games/');
+        const game = (event) => (event.detail.message || '').includes('id="game-state"');
         document.addEventListener('htmx:wsAfterSend', function sent(event) {
-            if (!game(event)) return;
             document.removeEventListener('htmx:wsAfterSend', sent);
             document.addEventListener('htmx:wsAfterMessage', function done(event) {
                 if (!game(event)) return;

@@ -7,7 +7,7 @@ the site issues (ComputerMove, TimeOut, Flag, Start, GiveBackDowntime, MarkMaile
 have no `by`.
 
 Inputs the engine cannot know are given in the command: the computer's chosen
-square, how long a player has been gone (games.presence) and how long counts, the
+square, how long a player has been gone (games.gone) and how long counts, the
 site's outages (games.downtime).
 """
 from dataclasses import dataclass

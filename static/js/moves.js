@@ -1,4 +1,4 @@
-// A square played goes over the game's websocket while it is open: the server then
+// A square played goes over the page's websocket while it is open: the server then
 // has no HTTP request to handle for it, and the push that follows is the answer (a
 // refusal comes back on this socket alone, with the position as it now is). While
 // the socket is down, and without JavaScript, the form posts the move as before.
@@ -9,9 +9,10 @@
   // could only be refused as stale. The answer, or 3 s without one, ends the wait.
   var awaiting = null, awaitingUntil = 0;
 
-  // A socket carries clicks from its first push on: the game socket's first push is the
-  // position as the server has it, and a move sent before it would take it for its
-  // answer. data-socket says which way a click goes (and lets tests wait for it).
+  // A socket carries clicks from its first push on: a game page's first push is the
+  // position as the server has it (its game stream comes first, config/routing.py), and
+  // a move sent before it would take it for its answer. data-socket on the socket's
+  // element (the body) says which way a click goes (and lets tests wait for it).
   var opening = new Map(); // socket element -> htmx's socket, open, before its first push
   document.addEventListener("htmx:wsOpen", function (event) {
     opening.set(event.target, event.detail.socketWrapper);
@@ -89,7 +90,7 @@
 
 // A link with data-confirm opens its dialog instead of the confirmation page. A form
 // or button with data-socket-action (the dialog's resign, the draw offer and its
-// answers) goes over the game's socket while it is open, and posts otherwise.
+// answers) goes over the page's socket while it is open, and posts otherwise.
 (function () {
   "use strict";
   document.addEventListener("click", function (event) {
@@ -106,7 +107,7 @@
     var action = (submitter && submitter.dataset.socketAction) || (form.dataset && form.dataset.socketAction);
     if (!action) return;
     if (submitter && submitter.getAttribute("formmethod") === "dialog") return; // "keep playing"
-    var holder = document.querySelector(".table-game[ws-connect]");
+    var holder = document.querySelector("[ws-connect]");
     if (!holder || holder.dataset.socket !== "open") return; // the form posts it
     event.preventDefault();
     event.stopPropagation();

@@ -4,7 +4,7 @@
 //
 // A socket can also go silent without closing (the network drops: the browser keeps
 // it open). A socket element marked data-heartbeat is pinged ("ping", answered "pong",
-// games/consumers.py): one that heard nothing since its last ping, a ping interval
+// infra/page_socket.py): one that heard nothing since its last ping, a ping interval
 // ago, is taken as down, dropped and opened again.
 //
 // A socket closed with 4429 (this address holds as many sockets as the site allows,

@@ -25,7 +25,7 @@ def playing_table(alice, bob, listed=True):
 
 def at_table(page, site, table):
     page.goto(f"{site.url}/tables/{table.code}/")
-    page.locator(".table-seats-socket[data-socket=open]").wait_for(state="attached")
+    page.locator("body[data-socket=open]").wait_for(state="attached")
     expect(page.locator("#chat")).to_be_visible()
 
 

@@ -28,7 +28,7 @@ def playing_table(listed=True, players_chat=True, rated=False):
 
 async def page(table, user=None, lang="en"):
     headers = [ORIGIN] + ([await sync_to_async(cookie_for)(user)] if user is not None else [])
-    communicator, connected, _ = await connect(f"/ws/tables/{table.code}/?lang={lang}", *headers)
+    communicator, connected, _ = await connect(f"/ws/page/?table={table.code}&lang={lang}", *headers)
     assert connected
     await receive_until(communicator, 'id="chat-rooms"')
     return communicator
@@ -86,7 +86,7 @@ async def test_a_forged_frame_posts_as_the_sessions_person_in_their_own_room_onl
 async def test_nobody_chats_into_a_private_table_they_are_not_at():
     table, alice, bob, carol = await playing_table(listed=False)
     headers = [ORIGIN, await sync_to_async(cookie_for)(carol)]
-    stranger, connected, _ = await connect(f"/ws/tables/{table.code}/", *headers)
+    stranger, connected, _ = await connect(f"/ws/page/?table={table.code}", *headers)
     if connected:  # accepted, then closed at once: no table, no chat
         output = await stranger.receive_output(timeout=5)
         assert output["type"] == "websocket.close"
@@ -126,7 +126,7 @@ async def test_a_guest_sends_phrases_only_and_each_reader_sees_them_in_their_lan
     guest_client = await sync_to_async(__import__("django.test", fromlist=["Client"]).Client)()
     await sync_to_async(guest_client.post)(f"/tables/{table.code}/guest/", {"name": "Gus"})
     guest_cookie = (b"cookie", f"sessionid={guest_client.cookies['sessionid'].value}".encode())
-    guest, connected, _ = await connect(f"/ws/tables/{table.code}/?lang=en", ORIGIN, guest_cookie)
+    guest, connected, _ = await connect(f"/ws/page/?table={table.code}&lang=en", ORIGIN, guest_cookie)
     assert connected
     await receive_until(guest, 'id="chat-rooms"')
     alice_page = await page(table, alice, lang="de")

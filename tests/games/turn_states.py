@@ -39,7 +39,7 @@ def person(index):
 
 
 def computer_game(variant, human, level="normal", clock=Clock(MOVE, move_limit=60, move_grace=2)):
-    """A new game against the computer (games.services.create_computer_game)."""
+    """A new game against the computer (games.creation.create_computer_game)."""
     seats = tuple(s.SeatState(colour, occupant=person(1) if colour == human else "", is_computer=colour != human)
                   for colour in variant.colours)
     return s.GameState(variant=variant, clock=clock, seats=seats, kind=s.COMPUTER, status=s.PLAYING,
@@ -47,7 +47,7 @@ def computer_game(variant, human, level="normal", clock=Clock(MOVE, move_limit=6
 
 
 def table_game(variant, clock, occupants, rated=False, level="normal"):
-    """A table's game waiting for its players (games.services.create_waiting_game):
+    """A table's game waiting for its players (games.creation.create_waiting_game):
     `occupants` per colour: an occupant, "computer", or "" (free)."""
     seats = tuple(s.SeatState(colour, occupant="" if who == "computer" else who, is_computer=who == "computer",
                               name=who.split(":")[1] if who.startswith("guest:") else "")

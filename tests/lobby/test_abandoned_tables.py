@@ -1,24 +1,24 @@
 """Abandoned waiting tables leave the lobby: the host's page of a table marks it seen
-over its socket (lobby.presence); a waiting table whose host has been away for ten
+over its socket (lobby.host_presence); a waiting table whose host has been away for ten
 minutes is no longer listed. The lobby shows each waiting table's age and whether its
 host is here, and every minute Celery beat pushes the tables whose host came or went."""
 import time
 from datetime import timedelta
 
 import pytest
-import redis
 from asgiref.sync import sync_to_async
 from django.conf import settings
 from django.utils import timezone, translation
 
 from games import Variant
-from lobby import actions, presence
+from lobby import actions, host_presence
 from lobby.drawing import read_list
 from lobby.hosts import hosts_changed
 from lobby.listing import EVERYTHING, lobby_tables
 from lobby.models import Table
 from tests.lobby.test_sockets import ORIGIN, connect, cookie_for
 from tests.people import make_user
+from tests.presence_marks import left_at
 
 
 def open_public_table(host, age):
@@ -33,11 +33,7 @@ def listed_codes():
 
 def host_left(table, ago):
     """The host's page of the table was last open `ago` (a timedelta), or never (None)."""
-    client = redis.Redis.from_url(settings.REDIS_URL)
-    if ago is None:
-        client.delete(presence.key(table.pk))
-    else:
-        client.set(presence.key(table.pk), f"{time.time() - ago.total_seconds():.0f}")
+    left_at(host_presence.host_place(table.pk), None if ago is None else time.time() - ago.total_seconds())
 
 
 def drawn_list():
@@ -93,11 +89,11 @@ async def test_the_host_page_socket_marks_its_table_seen_and_a_visitor_page_does
     table = await sync_to_async(open_public_table)(alice, timedelta(hours=2))
     await sync_to_async(host_left)(table, None)
     assert table.code not in await sync_to_async(listed_codes)()
-    visitor, connected, _code = await connect(f"/ws/tables/{table.code}/", ORIGIN)
+    visitor, connected, _code = await connect(f"/ws/page/?table={table.code}", ORIGIN)
     assert connected
     await visitor.receive_from(timeout=5)
     assert table.code not in await sync_to_async(listed_codes)()
-    host, connected, _code = await connect(f"/ws/tables/{table.code}/", ORIGIN, await sync_to_async(cookie_for)(alice))
+    host, connected, _code = await connect(f"/ws/page/?table={table.code}", ORIGIN, await sync_to_async(cookie_for)(alice))
     assert connected
     await host.receive_from(timeout=5)
     assert table.code in await sync_to_async(listed_codes)()

@@ -83,7 +83,7 @@ def test_a_player_lets_the_clock_run_out_and_loses_on_time(live_site, browser):
         expect(page.locator('#clocks .clock[data-colour="black"]')).to_have_attribute("data-running", "1")
     # Each makes their first move (one who never does has the game aborted: docs/rules.md §11.3).
     for page, colour, ply in ((mover, "white", "1"), (other, "black", "2")):
-        expect(page.locator(".table-game")).to_have_attribute("data-socket", "open")
+        expect(page.locator("body")).to_have_attribute("data-socket", "open")
         page.locator("#game-state button.cell.legal").first.click()
         for each in (mover, other):
             expect(each.locator('#clocks .clock[data-colour="%s"]' % colour)).to_have_attribute("data-running", "1")
@@ -163,7 +163,7 @@ def test_a_move_just_in_time_counts_and_the_increment_is_added(live_site, browse
     other = person(browser, live_site, bob, errors, viewport=LAPTOP, locale="en-GB")
     for page in (mover, other):
         page.goto(f"{live_site.url}/tables/{code}/")
-    expect(mover.locator(".table-game")).to_have_attribute("data-socket", "open")
+    expect(mover.locator("body")).to_have_attribute("data-socket", "open")
     # Alice waits until her clock shows under a second and a half, then moves.
     mover.wait_for_function("() => Number(document.querySelector('#clocks .clock[data-running]')"
                             ".dataset.left) < 1.5", timeout=10000)
@@ -246,7 +246,7 @@ def test_after_a_takeback_both_pages_count_the_clock_from_its_acceptance(live_si
     phone = person(browser, live_site, bob, errors, viewport=PHONE, locale="de-DE")
     for page in (laptop, phone):
         page.goto(table_url)
-        expect(page.locator(".table-game")).to_have_attribute("data-socket", "open")
+        expect(page.locator("body")).to_have_attribute("data-socket", "open")
     for page, ply in ((laptop, "1"), (phone, "2"), (laptop, "3")):
         page.locator("#game-state button.cell.legal").first.click()
         for each in (laptop, phone):

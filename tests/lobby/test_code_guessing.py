@@ -64,7 +64,7 @@ async def socket_from(address, code, user=None):
     from tests.lobby.test_sockets import HOST, ORIGIN, cookie_for
 
     headers = [HOST, ORIGIN] + ([await sync_to_async(cookie_for)(user)] if user else [])
-    communicator = WebsocketCommunicator(application, f"/ws/tables/{code}/", headers=headers)
+    communicator = WebsocketCommunicator(application, f"/ws/page/?table={code}", headers=headers)
     communicator.scope["client"] = (address, 50000)
     connected, _ = await communicator.connect(timeout=5)
     assert connected  # accepted, then closed with a code htmx does not reconnect after

@@ -12,7 +12,7 @@ from games.access import Viewer
 from games.models import Game
 from games.services import play_move
 from lobby import actions
-from social import presence
+from social.online import is_online
 from tests.lobby.browser_people import LAPTOP, in_thread, person
 from tests.people import make_user
 from tests.servers import sent_mail
@@ -35,7 +35,7 @@ def told(game_id, ply, seconds=15):
 
 def online(user, wanted, seconds=15):
     deadline = time.monotonic() + seconds
-    while presence.is_online(user.pk) != wanted:
+    while is_online(user.pk) != wanted:
         assert time.monotonic() < deadline, f"{user.username} never went {'on' if wanted else 'off'}line"
         time.sleep(0.1)
 

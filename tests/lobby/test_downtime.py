@@ -15,7 +15,8 @@ import pytest
 from django.db import connection
 from django.utils import timezone
 
-from games import Variant, deadlines, downtime, endings, presence
+from games import Variant, deadlines, downtime, endings
+from games.gone import gone_for, seat_place
 from games.access import Viewer
 from games.turn.clock import RECONNECT
 from games.models import Game, Move, Seat
@@ -25,6 +26,7 @@ from games.services import flag, give_back_downtime, play_move, timeout_move
 from infra.redis_clients import redis_client
 from lobby import actions
 from tests import servers
+from tests.presence_marks import left_at
 
 pytestmark = pytest.mark.django_db
 
@@ -206,10 +208,10 @@ def test_a_player_gone_only_while_the_site_was_down_cannot_be_claimed_against(al
     game = Game.objects.get(pk=lobby_table.game_id)  # Alice (Black) to move
     now = timezone.now()
     heard = (now - timedelta(seconds=100)).timestamp()
-    redis_client().zadd(presence._sockets(game.public_id, "black"), {"tab-1": heard})
-    assert presence.gone_for(game.public_id, "black") > 99
+    left_at(seat_place(game.public_id, "black"), heard)
+    assert gone_for(game.public_id, "black") > 99
     real_outage(now - timedelta(seconds=99), now - timedelta(seconds=2))
-    assert presence.gone_for(game.public_id, "black") < 5
+    assert gone_for(game.public_id, "black") < 5
     with pytest.raises(GameError, match="Alice has not been gone long enough yet"):
         endings.claim_win(game, Viewer(user=bob))
     assert Game.objects.get(pk=game.pk).status == Game.Status.PLAYING

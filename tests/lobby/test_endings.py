@@ -373,19 +373,21 @@ def test_two_accepts_of_one_takeback_undo_once():
 
 def here(game, colour, channel):
     import asyncio
-    from games import presence
-    return asyncio.run(presence.arrive(game.public_id, colour, channel))
+    from games.gone import seat_place
+    from infra.presence import presence
+    return asyncio.run(presence.enter(channel, seat_place(game.public_id, colour)))
 
 
 def gone(game, colour, channel):
     import asyncio
-    from games import presence
-    return asyncio.run(presence.depart(game.public_id, colour, channel))
+    from games.gone import seat_place
+    from infra.presence import presence
+    return asyncio.run(presence.leave(channel, seat_place(game.public_id, colour)))
 
 
 def test_the_player_to_move_gone_long_enough_loses_by_claim(alice, bob, carol, settings):
     import time
-    from games import presence
+    from games.gone import gone_for
     settings.PLAYER_GONE_SECONDS = 0.5
     table = rated_table(alice, bob)
     game = fresh(table.game)  # Black (Alice) to move
@@ -398,7 +400,7 @@ def test_the_player_to_move_gone_long_enough_loses_by_claim(alice, bob, carol, s
     with pytest.raises(GameError, match="Alice has not been gone long enough yet: 1 s to wait."):
         endings.claim_win(fresh(game), Viewer(user=bob))
     deadline = time.monotonic() + 5  # Alice gone long enough, by the clock the claim reads
-    while presence.gone_for(game.public_id, "black") <= settings.PLAYER_GONE_SECONDS:
+    while gone_for(game.public_id, "black") <= settings.PLAYER_GONE_SECONDS:
         assert time.monotonic() < deadline
         time.sleep(0.05)
     with pytest.raises(GameError, match="Only the absence of the player to move can be claimed."):
@@ -414,7 +416,7 @@ def test_the_player_to_move_gone_long_enough_loses_by_claim(alice, bob, carol, s
 
 def test_a_claim_reads_the_absence_of_the_player_to_move_now_not_of_the_page_s_copy(alice, bob, settings):
     import time
-    from games import presence
+    from games.gone import gone_for
     settings.PLAYER_GONE_SECONDS = 0.2
     table = rated_table(alice, bob)
     page_copy = fresh(table.game)  # a socket's game, read while Black (Alice) was to move
@@ -422,7 +424,7 @@ def test_a_claim_reads_the_absence_of_the_player_to_move_now_not_of_the_page_s_c
     here(page_copy, "white", "bob-tab")
     gone(page_copy, "white", "bob-tab")
     deadline = time.monotonic() + 5
-    while presence.gone_for(page_copy.public_id, "white") <= settings.PLAYER_GONE_SECONDS:
+    while gone_for(page_copy.public_id, "white") <= settings.PLAYER_GONE_SECONDS:
         assert time.monotonic() < deadline
         time.sleep(0.05)
     game = fresh(endings.claim_win(page_copy, Viewer(user=alice)))

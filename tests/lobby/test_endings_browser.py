@@ -26,7 +26,7 @@ def at_table(browser, site, table, errors, **people):
         page = person(browser, site, user, errors, **args)
         page.goto(f"{site.url}/tables/{table.code}/")
         if args.get("java_script_enabled", True):
-            expect(page.locator(".table-game")).to_have_attribute("data-socket", "open")
+            expect(page.locator("body")).to_have_attribute("data-socket", "open")
         pages[name] = page
     return pages
 
@@ -285,7 +285,7 @@ def test_a_hidden_tab_says_your_turn_in_its_title_and_a_notification_once_allowe
     phone.add_init_script(HIDDEN_TAB)
     for page in (laptop, phone):
         page.goto(f"{live_site.url}/tables/{table.code}/")
-        expect(page.locator(".table-game")).to_have_attribute("data-socket", "open")
+        expect(page.locator("body")).to_have_attribute("data-socket", "open")
     title = phone.title()
     phone.get_by_role("button", name="Sag mir, wenn ich am Zug bin").click()
     expect(phone.locator("#turn-notice")).to_be_hidden()

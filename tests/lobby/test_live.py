@@ -75,9 +75,9 @@ async def test_a_move_reaches_the_other_player_and_a_double_submit_applies_once(
     black, white = Player(live_site, alice), Player(live_site, bob)
     await asyncio.to_thread(black.get, f"/tables/{table.code}/")  # the page sets the CSRF cookie
     headers = {"Cookie": f"sessionid={white.session}"}
-    async with websockets.connect(ws_url(live_site, f"/ws/games/{game.public_id}/"), origin=live_site.url,
+    async with websockets.connect(ws_url(live_site, f"/ws/page/?game={game.public_id}"), origin=live_site.url,
                                   additional_headers=headers) as socket, \
-            websockets.connect(ws_url(live_site, f"/ws/games/{game.public_id}/"), origin=live_site.url) as watcher:
+            websockets.connect(ws_url(live_site, f"/ws/page/?game={game.public_id}"), origin=live_site.url) as watcher:
         assert 'data-ply="0"' in await socket.recv()  # the whole state on connect
         await watcher.recv()
         # Two tabs (or a double click) send the same move at the same moment.
@@ -113,7 +113,7 @@ async def test_a_late_move_is_refused_at_once_and_the_worker_makes_the_time_out(
     black = Player(live_site, alice)
     await asyncio.to_thread(black.get, f"/tables/{table.code}/")
     headers = {"Cookie": f"sessionid={black.session}"}
-    async with websockets.connect(ws_url(live_site, f"/ws/games/{game.public_id}/"), origin=live_site.url,
+    async with websockets.connect(ws_url(live_site, f"/ws/page/?game={game.public_id}"), origin=live_site.url,
                                   additional_headers=headers) as socket:
         assert 'data-ply="0"' in await socket.recv()
         await asyncio.to_thread(lambda: Game.objects.filter(pk=game.pk).update(

@@ -8,17 +8,16 @@ import time
 from datetime import timedelta
 
 import pytest
-import redis
-from django.conf import settings
 from django.utils import timezone
 from playwright.sync_api import expect
 
 from games import Variant
 from games.access import Viewer
-from lobby import actions, broadcast, presence, tasks
+from lobby import actions, broadcast, host_presence, tasks
 from lobby.models import Table
 from tests.lobby.browser_people import LAPTOP, PHONE, in_thread, person
 from tests.people import make_user
+from tests.presence_marks import left_at
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.browser]
 
@@ -95,10 +94,9 @@ def test_a_table_whose_host_has_been_away_ten_minutes_leaves_the_list_and_one_aw
     left = in_thread(actions.open_table, alice, Variant(board="6x6"), listed=True)
     away = in_thread(actions.open_table, bob, Variant(board="6x6"), listed=True)
     Table.objects.filter(pk__in=[left.pk, away.pk]).update(created_at=timezone.now() - timedelta(minutes=40))
-    marks = redis.Redis.from_url(settings.REDIS_URL)
     # Both hosts' pages were open a while ago, as their sockets would have written it.
-    marks.set(presence.key(left.pk), f"{time.time() - 9 * 60:.0f}")
-    marks.set(presence.key(away.pk), f"{time.time() - 4 * 60:.0f}")
+    left_at(host_presence.host_place(left.pk), time.time() - 9 * 60)
+    left_at(host_presence.host_place(away.pk), time.time() - 4 * 60)
     lobby = person(browser, live_site, carol, errors, viewport=PHONE, is_mobile=True)
     lobby.goto(f"{live_site.url}/lobby/")
     left_row = lobby.locator(f'#open-tables tr[data-code="{left.code}"]')
@@ -107,7 +105,7 @@ def test_a_table_whose_host_has_been_away_ten_minutes_leaves_the_list_and_one_aw
     expect(away_row).to_contain_text("host away")
     expect(left_row).to_contain_text("waiting for 40 min")
 
-    marks.set(presence.key(left.pk), f"{time.time() - 10 * 60 - 5:.0f}")  # ten minutes away now
+    left_at(host_presence.host_place(left.pk), time.time() - 10 * 60 - 5)  # ten minutes away now
     in_thread(tasks.refresh_lobby.delay)  # what beat sends every minute, run by the live worker
     expect(left_row).to_have_count(0)
     expect(away_row).to_be_visible()  # four minutes away: still listed, with a Join link

@@ -1,6 +1,6 @@
 """The lobby's counts say what their words say: "people online" are the people with any
-page of the site open (every page opens the site's socket: /ws/notifications/ for an
-account, /ws/site/ for a visitor), once each however many pages they have open; "games
+page of the site open (every page's socket has the site's stream: ?site=1, with the
+notifications for an account), once each however many pages they have open; "games
 being played" are the online tables' games under way, not games against the computer
 a visitor walked away from."""
 import asyncio
@@ -13,6 +13,7 @@ from django.conf import settings
 from games import Variant
 from games.access import Viewer
 from games.creation import create_computer_game
+from infra.presence import ONLINE
 from lobby import actions, counts
 from tests.lobby.test_sockets import ORIGIN, connect, cookie_for
 from tests.people import make_user
@@ -24,9 +25,9 @@ pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
 def nobody_counted():
     """The count lives in Redis, outside the test database."""
     client = redis_py.Redis.from_url(settings.REDIS_URL)
-    client.delete(counts.KEY)
+    client.delete(ONLINE)
     yield
-    client.delete(counts.KEY)
+    client.delete(ONLINE)
     client.close()
 
 
@@ -43,9 +44,9 @@ async def online_until(expected, seconds=5):
 async def test_people_online_are_those_with_any_page_of_the_site_open():
     alice = await sync_to_async(make_user)("alice", "Alice")
     alices_cookie = await sync_to_async(cookie_for)(alice)
-    rules, _, _ = await connect("/ws/notifications/?lang=en&page=/rules/", ORIGIN, alices_cookie)
-    games, _, _ = await connect("/ws/notifications/?lang=en&page=/games/", ORIGIN, alices_cookie)
-    visitor, connected, _ = await connect("/ws/site/", ORIGIN)
+    rules, _, _ = await connect("/ws/page/?site=1&lang=en&path=/rules/", ORIGIN, alices_cookie)
+    games, _, _ = await connect("/ws/page/?site=1&lang=en&path=/games/", ORIGIN, alices_cookie)
+    visitor, connected, _ = await connect("/ws/page/?site=1", ORIGIN)
     assert connected
     assert await online_until(2) == 2  # Alice on two pages and a visitor: no lobby or table page among them
     await rules.disconnect()

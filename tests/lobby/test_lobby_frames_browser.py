@@ -127,7 +127,7 @@ def test_every_sequence_of_changes_leaves_each_open_lobby_page_as_a_fresh_load_d
         in_thread(clear_tables)
         for page, path in zip(pages, PAGES):
             page.goto(small_pages_site.url + path)
-            expect(page.locator(".lobby-filtered[ws-connect]")).to_be_attached()
+            expect(page.locator("body[ws-connect*=\"lobby=1\"]")).to_be_attached()
         all_caught_up()
         for changes in steps:
             for change in changes:

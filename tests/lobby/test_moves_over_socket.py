@@ -70,7 +70,7 @@ def test_a_move_over_the_socket_is_answered_on_it_and_pushed_to_the_opponent_onc
 
 def test_refused_moves_over_the_socket_change_nothing(live_site):
     game, alice, bob = a_table(live_site)
-    german = live_site.url.replace("http://", "ws://") + f"/ws/games/{game.public_id}/?lang=de"
+    german = live_site.url.replace("http://", "ws://") + f"/ws/page/?game={game.public_id}&lang=de"
 
     async def story():
         async with bob.socket(game) as bobs_screen, websockets.connect(
@@ -112,7 +112,7 @@ def test_the_seat_is_checked_against_the_session_as_it_is_when_the_move_comes(li
     game = table.game
     visitor = SessionStore()
     visitor.create()
-    url = live_site.url.replace("http://", "ws://") + f"/ws/games/{game.public_id}/"
+    url = live_site.url.replace("http://", "ws://") + f"/ws/page/?game={game.public_id}"
     alices = Player(alice, live_site)
 
     async def story():

@@ -142,11 +142,10 @@ def test_a_visitor_sees_the_lobby_and_watches_and_is_told_what_needs_an_account(
 def test_an_abandoned_waiting_table_leaves_open_lobby_pages(live_site, browser):
     from datetime import timedelta
 
-    import redis
-    from django.conf import settings
     from django.utils import timezone
 
-    from lobby import presence, tasks
+    from lobby import host_presence, tasks
+    from tests.presence_marks import left_at
     from lobby.models import Table
 
     alice, bob = make_user("alice", "Alice"), make_user("bob", "Bob")
@@ -162,7 +161,7 @@ def test_an_abandoned_waiting_table_leaves_open_lobby_pages(live_site, browser):
     expect(row).to_contain_text("wartet seit 1 Std. 10 Min.")
 
     host.context.close()  # the host closed the browser; SEEN_FOR later the mark is gone
-    redis.Redis.from_url(settings.REDIS_URL).delete(presence.key(table.pk))
+    left_at(host_presence.host_place(table.pk), None)
     in_thread(tasks.refresh_lobby.delay)  # what beat sends every minute, run by the live worker
     expect(row).to_have_count(0)
     expect(lobby.locator("#lobby-tables")).to_contain_text("Gerade sind keine Tische offen")

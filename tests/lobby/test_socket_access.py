@@ -27,9 +27,9 @@ async def closed_with(communicator, timeout=5):
 async def test_a_stranger_holding_the_code_loses_the_seats_panel_when_the_private_table_starts():
     alice, bob, carol = [await sync_to_async(make_user)(name, name.title()) for name in ("alice", "bob", "carol")]
     table = await sync_to_async(actions.open_table)(alice, Variant(board="6x6"))  # private
-    stranger, connected, _ = await connect(f"/ws/tables/{table.code}/", ORIGIN, await sync_to_async(cookie_for)(carol))
+    stranger, connected, _ = await connect(f"/ws/page/?table={table.code}", ORIGIN, await sync_to_async(cookie_for)(carol))
     assert connected  # anyone with the code may look while the table waits
-    host, connected, _ = await connect(f"/ws/tables/{table.code}/", ORIGIN, await sync_to_async(cookie_for)(alice))
+    host, connected, _ = await connect(f"/ws/page/?table={table.code}", ORIGIN, await sync_to_async(cookie_for)(alice))
     assert connected
     await receive_until(stranger, 'id="table-seats"')
     await receive_until(host, 'id="table-seats"')
@@ -53,7 +53,7 @@ async def test_a_shared_game_reopened_with_undo_is_private_again_and_its_watcher
     assert shared.status_code == 302
     stranger_page = await sync_to_async(Client)()
     assert (await sync_to_async(stranger_page.get)(f"/play/{game.public_id}/")).status_code == 200
-    watcher, connected, _ = await connect(f"/ws/games/{game.public_id}/", ORIGIN)
+    watcher, connected, _ = await connect(f"/ws/page/?game={game.public_id}", ORIGIN)
     assert connected
     await receive_until(watcher, 'id="game-state"')
 
@@ -65,9 +65,9 @@ async def test_a_shared_game_reopened_with_undo_is_private_again_and_its_watcher
     reopened = await sync_to_async(Game.objects.get)(pk=game.pk)
     assert reopened.status == "playing" and not reopened.is_public
     assert (await sync_to_async(stranger_page.get)(f"/play/{game.public_id}/")).status_code == 404
-    refused, connected, _ = await connect(f"/ws/games/{game.public_id}/", ORIGIN)
-    assert not connected
-    mine, connected, _ = await connect(f"/ws/games/{game.public_id}/", ORIGIN, await sync_to_async(cookie_for)(alice))
+    refused, connected, _ = await connect(f"/ws/page/?game={game.public_id}", ORIGIN)
+    assert connected and await closed_with(refused) == 4404  # accepted, then closed: no failed handshake logged
+    mine, connected, _ = await connect(f"/ws/page/?game={game.public_id}", ORIGIN, await sync_to_async(cookie_for)(alice))
     assert connected  # the player still plays on
     await receive_until(mine, 'id="game-state"')
     await mine.disconnect()

@@ -66,7 +66,7 @@ async def test_websockets_with_a_foreign_origin_are_refused():
     table = await sync_to_async(actions.open_table)(alice, Variant(board="6x6"))
     public_id = await sync_to_async(lambda: table.game.public_id)()
     me = await sync_to_async(cookie_for)(alice)
-    for path in ("/ws/lobby/", f"/ws/tables/{table.code}/", f"/ws/games/{public_id}/"):
+    for path in ("/ws/page/?lobby=1", f"/ws/page/?table={table.code}", f"/ws/page/?game={public_id}"):
         for origin in (b"http://evil.example", b"http://127.0.0.1.evil.example", None):
             headers = [me] + ([(b"origin", origin)] if origin else [])
             communicator, connected, _code = await connect(path, *headers)
@@ -81,10 +81,10 @@ async def test_websockets_with_a_foreign_origin_are_refused():
 @pytest.mark.asyncio
 async def test_the_lobby_socket_is_for_everyone_and_follows_tables_opening():
     alice = await sync_to_async(make_user)("alice", "Alice")
-    visitor, connected, _code = await connect("/ws/lobby/", ORIGIN)  # no account: the lobby too
+    visitor, connected, _code = await connect("/ws/page/?lobby=1", ORIGIN)  # no account: the lobby too
     assert connected and 'id="lobby-tables"' in await visitor.receive_from(timeout=5)
     await visitor.disconnect()
-    communicator, connected, _code = await connect("/ws/lobby/", ORIGIN, await sync_to_async(cookie_for)(alice))
+    communicator, connected, _code = await connect("/ws/page/?lobby=1", ORIGIN, await sync_to_async(cookie_for)(alice))
     assert connected
     first = await communicator.receive_from(timeout=5)
     assert 'id="lobby-tables"' in first and "No open tables" in first
@@ -112,7 +112,7 @@ def test_lobby_versions_rise_from_one_push_to_the_next_even_when_the_clock_goes_
 @pytest.mark.asyncio
 async def test_a_lobby_page_takes_newer_changes_while_the_clock_goes_back_and_drops_older_ones(monkeypatch):
     alice = await sync_to_async(make_user)("alice", "Alice")
-    communicator, connected, _code = await connect("/ws/lobby/", ORIGIN, await sync_to_async(cookie_for)(alice))
+    communicator, connected, _code = await connect("/ws/page/?lobby=1", ORIGIN, await sync_to_async(cookie_for)(alice))
     assert connected
     assert "No open tables" in await communicator.receive_from(timeout=5)
     now = time.time()
@@ -137,7 +137,7 @@ async def test_a_table_page_sees_players_sit_down_and_ignores_what_it_is_sent():
     alice = await sync_to_async(make_user)("alice", "Alice")
     bob = await sync_to_async(make_user)("bob", "<i>Bob</i>")
     table = await sync_to_async(actions.open_table)(alice, Variant(players=3))
-    communicator, connected, _code = await connect(f"/ws/tables/{table.code}/", ORIGIN)  # a visitor with the link
+    communicator, connected, _code = await connect(f"/ws/page/?table={table.code}", ORIGIN)  # a visitor with the link
     assert connected
     first = await communicator.receive_from(timeout=5)
     assert 'id="table-seats"' in first and 'data-kind="free"' in first
@@ -157,7 +157,7 @@ async def test_a_move_sent_over_the_game_socket_changes_nothing():
     table = await sync_to_async(actions.open_table)(alice, Variant(board="6x6"))
     await sync_to_async(actions.join)(table, Viewer(user=bob))
     public_id = await sync_to_async(lambda: table.game.public_id)()
-    communicator, connected, _code = await connect(f"/ws/games/{public_id}/", ORIGIN,
+    communicator, connected, _code = await connect(f"/ws/page/?game={public_id}", ORIGIN,
                                                    await sync_to_async(cookie_for)(alice))
     assert connected
     assert 'id="game-state"' in await communicator.receive_from(timeout=5)
@@ -212,7 +212,7 @@ def test_two_simultaneous_submissions_of_the_same_move_apply_once():
 async def test_a_table_page_hears_that_the_table_closed():
     alice = await sync_to_async(make_user)("alice")
     table = await sync_to_async(actions.open_table)(alice, Variant(players=3))
-    communicator, connected, _code = await connect(f"/ws/tables/{table.code}/", ORIGIN)
+    communicator, connected, _code = await connect(f"/ws/page/?table={table.code}", ORIGIN)
     assert connected
     await communicator.receive_from(timeout=5)
     assert await sync_to_async(actions.leave)(table, Viewer(user=alice)) == "closed"
@@ -227,7 +227,7 @@ async def test_lobby_pages_get_a_changed_row_in_their_own_language_whoever_made_
     alice = await sync_to_async(make_user)("alice", "Alice")
     pages = {}
     for language in ("en", "de"):
-        pages[language], connected, _code = await connect(f"/ws/lobby/?lang={language}", ORIGIN)
+        pages[language], connected, _code = await connect(f"/ws/page/?lobby=1&lang={language}", ORIGIN)
         assert connected
         await pages[language].receive_from(timeout=5)  # the list whole
 
@@ -248,7 +248,7 @@ async def test_lobby_pages_get_a_changed_row_in_their_own_language_whoever_made_
 @pytest.mark.asyncio
 async def test_the_lobby_pages_of_a_process_share_one_receiver_and_one_drawing_per_filter_and_language():
     alice = await sync_to_async(make_user)("alice", "Alice")
-    paths = ["/ws/lobby/?lang=en", "/ws/lobby/?lang=en", "/ws/lobby/?lang=de", "/ws/lobby/?lang=en&rated=rated"]
+    paths = ["/ws/page/?lobby=1&lang=en", "/ws/page/?lobby=1&lang=en", "/ws/page/?lobby=1&lang=de", "/ws/page/?lobby=1&lang=en&rated=rated"]
     pages = []
     for path in paths:
         page, connected, _code = await connect(path, ORIGIN)
@@ -279,12 +279,12 @@ async def test_the_pages_of_a_game_in_one_process_take_each_push_from_one_receiv
     table = await sync_to_async(actions.open_table)(alice, Variant(board="6x6"), listed=True)
     await sync_to_async(actions.join)(table, Viewer(user=bob))
     game = await sync_to_async(Game.objects.get)(pk=table.game_id)
-    path = f"/ws/games/{game.public_id}/"
+    path = f"/ws/page/?game={game.public_id}"
     player, connected, _code = await connect(path, ORIGIN, await sync_to_async(cookie_for)(alice))
     assert connected
     watchers = []
     for language in ("en", "en", "de"):
-        watcher, connected, _code = await connect(f"{path}?lang={language}", ORIGIN)
+        watcher, connected, _code = await connect(f"{path}&lang={language}", ORIGIN)
         assert connected
         watchers.append(watcher)
     for page in (player, *watchers):

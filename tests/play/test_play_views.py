@@ -37,7 +37,7 @@ def test_starting_a_game_redirects_to_it_and_draws_my_colour(client):
     assert sorted(seat.is_computer for seat in game.seats.all()) == [False, True]
     page = client.get(response.url).content.decode()
     assert page.count('data-square="') == 64
-    assert 'ws-connect="/ws/games/%s/' % game.public_id in page
+    assert '&amp;game=%s"' % game.public_id in page  # the page's socket carries its game
 
 
 def test_an_impossible_variant_is_refused_in_the_form_saying_what_to_change(client):

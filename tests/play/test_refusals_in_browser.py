@@ -16,12 +16,12 @@ pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.browser]
 
 
 class HeldPushes:
-    """The game's websocket, with the server's pushes held back while `holding`, except
+    """The page's websocket, with the server's pushes held back while `holding`, except
     the first one after the page sent a move (the answer to it)."""
 
     def __init__(self, page):
         self.holding, self.held, self.client, self.answer_due = False, [], None, False
-        page.route_web_socket(re.compile(r"/ws/games/"), self.route)
+        page.route_web_socket(re.compile(r"/ws/page/"), self.route)
 
     def route(self, client):
         server = client.connect_to_server()

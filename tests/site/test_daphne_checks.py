@@ -203,8 +203,8 @@ def quick_pinging_site(tmp_path):
 
 def test_a_page_that_stops_answering_is_pinged_and_let_go_and_one_that_answers_stays(quick_pinging_site):
     port = quick_pinging_site.port
-    with connect(f"ws://127.0.0.1:{port}/ws/site/", origin=f"http://127.0.0.1:{port}") as answering:
-        silent = handshake(port, "/ws/site/")
+    with connect(f"ws://127.0.0.1:{port}/ws/page/?site=1", origin=f"http://127.0.0.1:{port}") as answering:
+        silent = handshake(port, "/ws/page/?site=1")
         began = time.monotonic()
         opcodes = frames_until_closed(silent)
         silent.close()

@@ -113,7 +113,7 @@ def test_a_minute_without_the_web_server_costs_the_player_to_move_no_time(site, 
     assert "is given back to the players to move" in site.started["daphne"].output()
 
     # Play goes on: Alice moves, in time, and Bob's page shows it.
-    expect(mover.locator(".table-game")).to_have_attribute("data-socket", "open")
+    expect(mover.locator("body")).to_have_attribute("data-socket", "open")
     mover.locator("#game-state button.cell.legal").first.click()
     expect(other.locator("#game-state")).to_have_attribute("data-ply", "1")
     game.refresh_from_db()

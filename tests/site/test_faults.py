@@ -145,7 +145,7 @@ def ply_in(html):
 async def state_over_a_fresh_socket(site, game, visitor, timeout):
     """Reconnect as htmx's ws extension does (again and again until the server takes
     it) and return the ply of the first state the server sends."""
-    url = site.url.replace("http://", "ws://") + f"/ws/games/{game.public_id}/"
+    url = site.url.replace("http://", "ws://") + f"/ws/page/?game={game.public_id}"
     loop = asyncio.get_running_loop()
     deadline = loop.time() + timeout
     while True:
@@ -160,7 +160,7 @@ async def state_over_a_fresh_socket(site, game, visitor, timeout):
 
 async def state_then_close(site, game, visitor, opened=None, wait=10):
     """A page's game socket: the ply of the state it is sent, and the code it is closed with."""
-    url = site.url.replace("http://", "ws://") + f"/ws/games/{game.public_id}/"
+    url = site.url.replace("http://", "ws://") + f"/ws/page/?game={game.public_id}"
     async with websockets.connect(url, origin=site.url, additional_headers={"Cookie": visitor.cookie_header()}) as socket:
         shown = ply_in(await asyncio.wait_for(socket.recv(), timeout=10))
         if opened is not None:
@@ -171,8 +171,8 @@ async def state_then_close(site, game, visitor, opened=None, wait=10):
 
 
 async def site_socket_close_code(site):
-    """Every page's /ws/site/ socket: opened (not a 500 handshake), then closed for a retry."""
-    url = site.url.replace("http://", "ws://") + "/ws/site/"
+    """Every page's /ws/page/?site=1 socket: opened (not a 500 handshake), then closed for a retry."""
+    url = site.url.replace("http://", "ws://") + "/ws/page/?site=1"
     async with websockets.connect(url, origin=site.url) as socket:
         with pytest.raises(websockets.exceptions.ConnectionClosed) as closed:
             await asyncio.wait_for(socket.recv(), timeout=10)
@@ -247,7 +247,7 @@ async def lobby_page(site, opened=None, wait=10, until=None, timeout=10):
     """A lobby page's socket (connected again and again until the server takes it): its
     first frame, and then either the frames up to one holding `until`, or the code it
     is closed with within `wait` seconds."""
-    url = site.url.replace("http://", "ws://") + "/ws/lobby/"
+    url = site.url.replace("http://", "ws://") + "/ws/page/?lobby=1"
     loop = asyncio.get_running_loop()
     deadline = loop.time() + timeout
     while True:

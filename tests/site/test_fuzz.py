@@ -322,15 +322,16 @@ class Fuzzer:
 
     def run_sockets(self, count):
         """Websocket paths (routed and not, with odd query strings), then frames of every kind."""
-        real = [f"/ws/games/{g.public_id}/" for g in self.world.games] + \
-               [f"/ws/tables/{t.code}/" for t in self.world.tables] + ["/ws/lobby/", "/ws/site/"]
-        junk = ["/ws/", "/ws/nothing/", "/", "/ws/games/%00/", "/ws/games/" + "a" * 2000 + "/",
-                "/ws/tables/%ff/", "/ws/tables/ABC%00DE/", "/ws/lobby/extra/", "/ws/games/x/y/"]
+        real = [f"/ws/page/?game={g.public_id}" for g in self.world.games] + \
+               [f"/ws/page/?table={t.code}" for t in self.world.tables] + ["/ws/page/?lobby=1", "/ws/page/?site=1"]
+        junk = ["/ws/", "/ws/nothing/", "/", "/ws/page/?game=%00", "/ws/page/?game=" + "a" * 2000,
+                "/ws/page/?table=%ff", "/ws/page/?table=ABC%00DE", "/ws/page/extra/", "/ws/page/?game=x/y",
+                "/ws/page/", "/ws/games/abc/"]
         base = self.url.replace("http://", "ws://")
         for index in range(count):
             path = self.rng.choice(real if self.rng.random() < 0.6 else junk)
             if self.rng.random() < 0.4:
-                path += "?" + self.rng.choice(["lang=de", "lang=%ff%fe", "lang=" + "x" * 500, "%zz", "lang"])
+                path += ("&" if "?" in path else "?") + self.rng.choice(["lang=de", "lang=%ff%fe", "lang=" + "x" * 500, "%zz", "lang"])
             who = self.rng.choice(list(self.sessions))
             cookies = "; ".join(f"{k}={v}" for k, v in self.sessions[who].cookies.items())
             self.sent += 1

@@ -97,8 +97,9 @@ def test_ids_that_cannot_exist_are_not_looked_up(path, make_user):
 
 @pytest.mark.django_db(transaction=True)
 @pytest.mark.asyncio
-@pytest.mark.parametrize("path", ["/ws/", "/ws/nothing/", "/", "/ws/games/", "/ws/games/a b/", "/ws/lobby/x/",
-                                  "/ws/games/a\x00b/", "/ws/tables/ABCDE\x0023456/", "/ws/tables/abcde23456/"])
+@pytest.mark.parametrize("path", ["/ws/", "/ws/nothing/", "/", "/ws/page/", "/ws/page/?game=a b", "/ws/page/x/",
+                                  "/ws/page/?game=a\x00b", "/ws/page/?table=ABCDE\x0023456",
+                                  "/ws/page/?table=abcde23456", "/ws/page/?lobby=2", "/ws/games/abc/"])
 async def test_websocket_paths_without_a_route_are_refused(path):
     communicator = WebsocketCommunicator(application, path, headers=[(b"host", b"127.0.0.1"),
                                                                       (b"origin", b"http://127.0.0.1")])
@@ -113,9 +114,9 @@ async def test_a_game_socket_with_undecodable_query_bytes_still_connects():
     from asgiref.sync import sync_to_async
 
     game = await sync_to_async(lambda: store_game(WIPEOUT, public=True))()
-    communicator = WebsocketCommunicator(application, f"/ws/games/{game.public_id}/?lang=\xff\xfe",
+    communicator = WebsocketCommunicator(application, f"/ws/page/?game={game.public_id}&lang=\xff\xfe",
                                          headers=[(b"host", b"127.0.0.1"), (b"origin", b"http://127.0.0.1")])
-    communicator.scope["query_string"] = b"lang=\xff\xfe&x"
+    communicator.scope["query_string"] = f"game={game.public_id}&".encode() + b"lang=\xff\xfe&x"
     connected, _code = await communicator.connect(timeout=5)
     assert connected
     assert "<" in await communicator.receive_from(timeout=5)  # the state, drawn in English

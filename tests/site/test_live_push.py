@@ -15,8 +15,8 @@ def ws_url(live_site, path):
 
 
 async def test_a_message_sent_by_a_worker_reaches_every_open_page(live_site):
-    async with websockets.connect(ws_url(live_site, "/ws/site/"), origin=live_site.url) as first, \
-            websockets.connect(ws_url(live_site, "/ws/site/"), origin=live_site.url) as second:
+    async with websockets.connect(ws_url(live_site, "/ws/page/?site=1"), origin=live_site.url) as first, \
+            websockets.connect(ws_url(live_site, "/ws/page/?site=1"), origin=live_site.url) as second:
         # Both have joined the group: a socket is accepted once its subscription is sent to
         # Redis (lobby.announcements), before anything the worker publishes after it.
         result = await asyncio.to_thread(lambda: announce.delay("Restart in 5 minutes <soon>").get(timeout=20))
@@ -29,6 +29,6 @@ async def test_a_message_sent_by_a_worker_reaches_every_open_page(live_site):
 
 async def test_a_websocket_from_a_foreign_origin_is_refused(live_site):
     with pytest.raises(websockets.exceptions.InvalidStatus) as refused:
-        async with websockets.connect(ws_url(live_site, "/ws/site/"), origin="http://evil.example"):
+        async with websockets.connect(ws_url(live_site, "/ws/page/?site=1"), origin="http://evil.example"):
             pass
     assert refused.value.response.status_code == 403

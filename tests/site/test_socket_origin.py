@@ -15,7 +15,7 @@ pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
 
 async def opens(origin, *headers, scheme="ws"):
     alice = await sync_to_async(lambda: get_user_model().objects.filter(username="alice").first() or make_user("alice"))()
-    communicator = WebsocketCommunicator(application, "/ws/lobby/", headers=[
+    communicator = WebsocketCommunicator(application, "/ws/page/?lobby=1", headers=[
         HOST, (b"origin", origin), await sync_to_async(cookie_for)(alice), *headers])
     communicator.scope["scheme"] = scheme
     connected, _code = await communicator.connect(timeout=5)

@@ -26,7 +26,7 @@ def bounded_site(live_site, tmp_path):
     daphne.stop()
 
 
-async def lobby_socket(site, address, path="/ws/lobby/"):
+async def lobby_socket(site, address, path="/ws/page/?lobby=1"):
     """(socket, None) once served (the lobby's list arrived), or (None, close code)."""
     socket = await websockets.connect(site.url.replace("http://", "ws://") + path, origin=site.url,
                                       additional_headers={"X-Forwarded-For": address}, open_timeout=10)
@@ -59,7 +59,7 @@ def test_one_address_gets_a_bounded_number_of_sockets_and_a_closed_one_frees_its
             assert socket is not None, code
             held.append(socket)
         assert (await lobby_socket(bounded_site, one))[1] == TOO_MANY
-        for path in ("/ws/site/", "/ws/games/abcdefghijkl/", "/ws/tables/ABCDEF/", "/ws/notifications/"):
+        for path in ("/ws/page/?site=1", "/ws/page/?game=abcdefghijkl", "/ws/page/?table=ABCDEF", "/ws/page/?site=1&path=/"):
             assert await refused_code(bounded_site, one, path) == TOO_MANY, path  # every route counts
         served, code = await lobby_socket(bounded_site, other)  # another address is served
         assert served is not None, code

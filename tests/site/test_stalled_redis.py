@@ -19,9 +19,10 @@ from django.test import override_settings
 
 from chat import limits
 from config.embedded_redis import EmbeddedRedis
-from games import presence as game_presence
+from games import gone
+from infra.presence import presence
 from infra.redis_clients import redis_client
-from lobby import counts, presence as lobby_presence
+from lobby import counts, host_presence
 
 ROOT = Path(__file__).resolve().parents[2]
 BOUND = 30  # seconds: far above the clients' TIMEOUT, far below forever
@@ -61,8 +62,8 @@ def test_the_lobby_page_is_drawn_while_redis_is_stalled(client, paused_redis):
 @pytest.mark.django_db
 def test_each_reader_answers_as_if_redis_were_away_and_writers_get_an_error(paused_redis):
     assert within_bound(counts.counts)["online"] == 0
-    assert within_bound(lobby_presence.last_seen, [1, 2]) == {1: None, 2: None}
-    assert within_bound(game_presence.spectators, "abcd") == 0
+    assert within_bound(host_presence.last_seen, [1, 2]) == {1: None, 2: None}
+    assert within_bound(gone.spectators, "abcd") == 0
     with pytest.raises(redis.TimeoutError):
         within_bound(limits.take, "chat", "someone")
 
@@ -70,19 +71,19 @@ def test_each_reader_answers_as_if_redis_were_away_and_writers_get_an_error(paus
 @pytest.mark.django_db
 def test_once_redis_resumes_the_same_clients_work_again(paused_redis):
     with pytest.raises(redis.TimeoutError):
-        within_bound(lobby_presence.mark_seen, 7)
+        within_bound(presence.count, "host:7")
     os.kill(paused_redis.process.pid, signal.SIGCONT)
-    within_bound(lobby_presence.mark_seen, 7)
-    assert within_bound(lobby_presence.last_seen, [7])[7] is not None
+    assert within_bound(presence.count, "host:7") == 0
 
 
 @pytest.mark.asyncio
 async def test_a_sockets_presence_mark_fails_instead_of_waiting(paused_redis):
-    # A game socket's connect awaits this mark (games.consumers): it must not hang.
+    # A page socket's connect awaits its mark (lobby.announcements): it must not hang.
     with pytest.raises(redis.TimeoutError):
-        await asyncio.wait_for(game_presence.arrive("abcd", "black", "channel-1"), BOUND)
+        await asyncio.wait_for(presence.enter("channel-1", "seat:abcd:black"), BOUND)
     os.kill(paused_redis.process.pid, signal.SIGCONT)
-    assert await game_presence.arrive("abcd", "black", "channel-1") is True
+    assert await presence.enter("channel-1", "seat:abcd:black") is True
+    assert await presence.leave("channel-1", "seat:abcd:black") is True
 
 
 def test_no_module_but_infra_redis_clients_makes_its_own_client():

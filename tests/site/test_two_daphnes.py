@@ -54,7 +54,7 @@ class Player:
             return response.status, response.read().decode()
 
     def socket(self, game):
-        url = self.daphne.url.replace("http://", "ws://") + f"/ws/games/{game.public_id}/"
+        url = self.daphne.url.replace("http://", "ws://") + f"/ws/page/?game={game.public_id}"
         return websockets.connect(url, origin=self.daphne.url, additional_headers={"Cookie": f"sessionid={self.session}"})
 
 
@@ -122,11 +122,11 @@ def test_a_watcher_who_reads_german_sees_the_move_in_german_drawn_by_their_own_d
     mover = Player(alice, live_site)
     status, page = mover.request(f"/tables/{table.code}/")
     assert status == 200 and mover.csrf
-    base = second_daphne.url.replace("http://", "ws://") + f"/ws/games/{game.public_id}/"
+    base = second_daphne.url.replace("http://", "ws://") + f"/ws/page/?game={game.public_id}"
 
     async def story():
-        async with websockets.connect(base + "?lang=de", origin=second_daphne.url) as german, \
-                websockets.connect(base + "?lang=en", origin=second_daphne.url) as english:
+        async with websockets.connect(base + "&lang=de", origin=second_daphne.url) as german, \
+                websockets.connect(base + "&lang=en", origin=second_daphne.url) as english:
             assert "Steine" in await state_at(german, 0)
             await state_at(english, 0)
             status, answer = await asyncio.to_thread(mover.request, f"/tables/{table.code}/move/",

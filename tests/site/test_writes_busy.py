@@ -149,7 +149,7 @@ def the_story(live_site, lock):
 
         # Over the table's socket: the chat's notice line says so.
         async def over_the_socket():
-            url = live_site.url.replace("http://", "ws://") + f"/ws/tables/{table.code}/"
+            url = live_site.url.replace("http://", "ws://") + f"/ws/page/?table={table.code}"
             async with websockets.connect(url, origin=live_site.url,
                                           additional_headers={"Cookie": f"sessionid={player.cookies['sessionid']}"}) as socket:
                 await socket.send(json.dumps({"chat_text": "hello"}))

@@ -14,7 +14,8 @@ from playwright.sync_api import expect
 from games import Variant
 from games.access import Viewer
 from games.creation import create_computer_game
-from social import presence, relations
+from social import relations
+from social.online import pages
 from social.models import Challenge
 from tests.lobby.browser_people import LAPTOP, PHONE, in_thread, person
 from tests.people import make_user
@@ -34,7 +35,7 @@ def wait_for_pages(user, paths, seconds=15):
     """Until the sockets of `user`'s pages at `paths` have said they are open: a page
     is loaded a moment before its socket connects."""
     deadline = time.monotonic() + seconds
-    while sorted(presence.pages([user.pk]).get(user.pk, [])) != sorted(paths):
+    while sorted(pages([user.pk]).get(user.pk, [])) != sorted(paths):
         assert time.monotonic() < deadline, f"{user.username}'s pages at {paths} never connected"
         time.sleep(0.1)
 
@@ -165,7 +166,7 @@ def test_a_challenges_answer_goes_once_seen_and_never_shows_at_its_own_table(liv
     laptop.locator("#challenge-notices .accept-challenge").click()
     expect(phone).to_have_url(re.compile(r"/tables/[A-Z0-9]+/$"))  # at the table by itself
     expect(phone.locator("#table-seats")).to_have_attribute("data-status", "playing")
-    phone.wait_for_function("() => document.querySelector('.table-seats-socket[data-socket=open]')")
+    phone.wait_for_function("() => document.querySelector('body[data-socket=open]')")
     expect(phone.locator("#challenge-notices [data-answered]")).to_have_count(0)  # not at the table it names
     phone.goto(f"{live_site.url}/lobby/")
     expect(phone.locator("#lobby-counts")).to_be_visible()

@@ -11,10 +11,11 @@ from games import Variant, endings, services
 from games.access import Viewer
 from games.models import Game
 from lobby import actions
-from social import presence, relations
+from social import relations
 from social.friends import friends_of
 from social.models import Notification
 from tests.people import make_user, signed_in
+from tests.presence_marks import page_open as socket_open
 
 pytestmark = pytest.mark.django_db
 
@@ -42,7 +43,7 @@ def table_at(stage, host, guest, listed):
 
 
 def page_open(user, path):
-    presence.arrive(user.pk, presence.member(f"specific.test!{user.pk}{path}", path))
+    socket_open(user.pk, path, channel=f"specific.test!{user.pk}{path}")
 
 
 @pytest.mark.parametrize(("stage", "listed", "state"), [

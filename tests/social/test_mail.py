@@ -18,10 +18,11 @@ from games.creation import build_variant
 from games.services import play_move
 from games.tasks import turn_mail
 from lobby import actions
-from social import challenges, preferences, presence, unsubscribe
+from social import challenges, preferences, unsubscribe
 from social.mail import send_if_away
 from social.models import Notification, Preferences
 from tests.lobby.browser_people import in_thread
+from tests.presence_marks import page_closed, page_open
 
 # The tests send the mail themselves: a live worker would take the queued turn mail first.
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("live_workers_paused")]
@@ -129,9 +130,9 @@ def test_a_challenge_is_mailed_only_to_the_opted_in_who_are_away(alice, bob):
     mail.outbox.clear()
     assert not send_if_away(notification.pk, "challenges")  # not opted in
     preferences.save(bob, mail_challenges=True)
-    presence.arrive(bob.pk, presence.member("test-channel", "/"))
+    page_open(bob.pk, "/")
     assert not send_if_away(notification.pk, "challenges")  # online: told live
-    presence.depart(bob.pk, presence.member("test-channel", "/"))
+    page_closed(bob.pk, "/")
     assert send_if_away(notification.pk, "challenges")
     [message] = mail.outbox
     assert message.subject == "Alice challenges you: 8×8 · 2 players"

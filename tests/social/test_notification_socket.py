@@ -9,7 +9,8 @@ from channels.testing import WebsocketCommunicator
 from config.asgi import application
 from games.models import Game
 from games.creation import build_variant
-from social import challenges, presence, relations
+from social import challenges, relations
+from social.online import is_online
 from social.friends import friends_of, shown_online
 from tests.lobby.test_sockets import HOST, cookie_for
 from tests.people import make_user
@@ -20,7 +21,7 @@ ORIGIN = (b"origin", b"http://127.0.0.1")
 
 async def socket_of(user, page="/", origin=ORIGIN):
     headers = [HOST, origin] + ([await sync_to_async(cookie_for)(user)] if user else [])
-    communicator = WebsocketCommunicator(application, f"/ws/notifications/?lang=en&page={page}", headers=headers)
+    communicator = WebsocketCommunicator(application, f"/ws/page/?site=1&lang=en&path={page}", headers=headers)
     connected, _code = await communicator.connect(timeout=5)
     return communicator, connected
 
@@ -31,13 +32,13 @@ async def test_bob_sees_alices_challenge_arrive_live_and_goes_offline_when_his_p
     assert connected
     first = await bobs_page.receive_from(timeout=5)
     assert 'id="bell"' in first and "challenges you" not in first
-    assert await sync_to_async(presence.is_online)(bob.pk)
+    assert await sync_to_async(is_online)(bob.pk)
     await sync_to_async(challenges.send)(alice, bob, build_variant(board="8x8", players=2),
                                          time_control=(Game.TimeControl.MOVE, 0, 0), colour="random", rated=False)
     pushed = await bobs_page.receive_from(timeout=5)
     assert "Alice challenges you" in pushed and 'data-count="1"' in pushed
     await bobs_page.disconnect()  # returns once the socket's disconnect (which marks him gone) has ended
-    assert not await sync_to_async(presence.is_online)(bob.pk)
+    assert not await sync_to_async(is_online)(bob.pk)
 
 
 async def test_presence_lists_friends_with_what_they_do_and_hides_across_a_block():
@@ -55,13 +56,14 @@ async def test_presence_lists_friends_with_what_they_do_and_hides_across_a_block
     await bobs_page.disconnect()
 
 
-async def test_a_visitor_and_a_foreign_page_get_no_notification_socket():
+async def test_a_visitor_gets_the_site_stream_alone_and_a_foreign_page_no_socket():
     bob = await sync_to_async(make_user)("bob")
     visitor, connected = await socket_of(None)
-    assert not connected
+    assert connected  # a visitor's site stream: the announcements only
+    await visitor.disconnect()
     foreign, connected = await socket_of(bob, origin=(b"origin", b"http://evil.example"))
     assert not connected
-    assert not await sync_to_async(presence.is_online)(bob.pk)
+    assert not await sync_to_async(is_online)(bob.pk)
 
 
 async def test_a_signed_in_page_still_gets_the_sites_announcements():

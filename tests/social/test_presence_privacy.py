@@ -7,8 +7,9 @@ from django.conf import settings
 from django.test import Client
 from django.urls import reverse
 
-from social import presence, relations
+from social import relations
 from tests.people import signed_in
+from tests.presence_marks import page_open
 
 pytestmark = pytest.mark.django_db
 
@@ -32,7 +33,7 @@ def online_state(client):
 
 
 def test_a_blocked_person_signed_out_still_does_not_see_the_blocker_online(alice, bob, carol):
-    presence.arrive(bob.pk, presence.member("specific.test!bob", "/lobby/"))
+    page_open(bob.pk, "/lobby/")
     relations.block(bob, alice)
     assert online_state(signed_in(carol)) is True
     assert online_state(signed_in(alice)) is False  # hidden by the block
