@@ -55,7 +55,7 @@ class Player:
                 raise SystemExit(f"--player learned: no weights are shipped for {board}{' Anti' if anti else ''}")
         else:
             evaluate = make_evaluator(self.geo, anti)
-        # the compiled twin gives the same values (tests/ai/test_core.py), so the same games
+        # the compiled twin gives the same values (tests/ai/test_core_search.py), so the same games
         native = _core(fast).native_evaluator(self.geo, anti, evaluation) if fast else None
         self.searcher = Searcher(self.geo, evaluate, anti=anti, native=native)
         self.temperature = temperature
