@@ -25,8 +25,9 @@ import tempfile
 import time
 from pathlib import Path
 
-from roundtrip import connect, cpu_by_part, make_players, percentile, setup_django  # benchmarks/ is on sys.path
-from livesite import Site
+from livesite import Site, cpu_by_part, make_players, setup_django  # benchmarks/ is on sys.path
+from page_clients import connect
+from roundtrip import percentile
 
 SHOWN = re.compile(r'<span class="chat-text">(m\d+-\d+)</span>')
 REFUSED = re.compile(r'<p id="chat-notice"[^>]*>([^<]+)</p>')

@@ -20,8 +20,9 @@ import statistics
 import tempfile
 import time
 
-from livesite import Site  # benchmarks/ is on sys.path when run as a script
-from roundtrip import Results, connect, make_players, setup_django
+from livesite import Site, make_players, setup_django  # benchmarks/ is on sys.path when run as a script
+from page_clients import connect
+from roundtrip import Results
 
 
 def clock_table(host, guest, seconds):

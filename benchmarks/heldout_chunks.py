@@ -20,7 +20,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from games.ai.bitboard import tables_for  # noqa: E402
 from games.ai.evaluation import make_evaluator  # noqa: E402
 from games.ai.learned import evaluator_from, read_weights, weights_path  # noqa: E402
-from games.ai.tools.train import read_positions  # noqa: E402
+from games.ai.tools.training_data import read_positions  # noqa: E402
 
 GROUPS = [(0, 3), (4, 7), (8, 11), (12, 15), (16, 19), (20, 35), (36, 63)]
 

@@ -3,8 +3,13 @@ them (and a private Redis unless REDIS_URL is set) on a scratch database, with D
 
 The scratch database is a SQLite file, or with `database="postgres"` a new database
 on this machine's PostgreSQL (POSTGRES_URL, default postgres://postgres@127.0.0.1:5432),
-dropped again by stop()."""
+dropped again by stop().
+
+Besides the site itself: this process's Django on the site's database (setup_django,
+make_players), and what the site's processes cost (cpu_seconds, cpu_by_part,
+resident_kb), as every benchmark of the running site measures it."""
 import os
+import re
 import signal
 import socket
 import subprocess
@@ -114,3 +119,64 @@ class Site:
 
             connections.close_all()  # this process's own connection to the scratch database
             postgres(f"DROP DATABASE IF EXISTS {self.pg_name} WITH (FORCE)")
+
+
+def setup_django(site):
+    """This process writes users and tables straight into the site's database."""
+    os.environ.update({key: site.env[key] for key in ("DATABASE_URL", "REDIS_URL", "VAR_DIR", "SECRET_KEY",
+                                                        "ALLOWED_HOSTS", "DEBUG", "SECURE_SSL_REDIRECT")})
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+    import django
+
+    django.setup()
+
+
+def make_players(count):
+    from django.contrib.auth import get_user_model
+    from django.test import Client
+
+    users, sessions = [], []
+    for number in range(count):
+        user = get_user_model().objects.create_user(f"bench{number}-{os.getpid()}")
+        client = Client()
+        client.force_login(user)
+        users.append(user)
+        sessions.append(client.cookies["sessionid"].value)
+    return users, sessions
+
+
+def cpu_seconds(group):
+    """User + system CPU time so far of every live process in a process group (each
+    server is started in its own session, so a worker's pool children count too)."""
+    total = 0
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(fields[2]) == group:  # fields[2] is the process group
+            total += sum(int(value) for value in fields[11:15])
+    return total / os.sysconf("SC_CLK_TCK")
+
+
+def cpu_by_part(site):
+    """CPU seconds so far of the daphnes, the workers, the private Redis and this process."""
+    own = os.times()
+    return {"daphne": sum(cpu_seconds(process.pid) for process in site.daphnes),
+            "worker": sum(cpu_seconds(process.pid) for process in site.workers),
+            "redis": cpu_seconds(site.redis.process.pid) if site.redis else 0.0,
+            "clients": own.user + own.system}
+
+
+def resident_kb(processes):
+    """Resident memory of these processes and their children (kB)."""
+    total = 0
+    for status in Path("/proc").glob("[0-9]*/status"):
+        try:
+            text = status.read_text()
+            group = int(Path(status.parent, "stat").read_text().rsplit(")", 1)[1].split()[2])
+        except (OSError, IndexError):
+            continue
+        if group in {process.pid for process in processes}:
+            total += int(re.search(r"VmRSS:\s+(\d+)", text).group(1))
+    return total

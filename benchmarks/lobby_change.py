@@ -19,9 +19,10 @@ import statistics
 import tempfile
 import time
 
-from livesite import Site
+from livesite import Site, setup_django
 from lobby_fanout import make_tables
-from roundtrip import Results, connect, percentile, setup_django
+from page_clients import connect
+from roundtrip import Results, percentile
 
 
 def timed(samples, name, work):

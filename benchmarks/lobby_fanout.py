@@ -28,8 +28,9 @@ import time
 
 import websockets
 
-from livesite import Site
-from roundtrip import Results, connect, cpu_by_part, percentile, setup_django
+from livesite import Site, cpu_by_part, setup_django
+from page_clients import connect
+from roundtrip import Results, percentile
 
 VERSION = re.compile(r'data-lobby-version="(\d+)"')
 MAIN_THREAD_CPU = time.pthread_getcpuclockid(threading.main_thread().ident)

@@ -21,7 +21,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import games.ai as ai  # noqa: E402
 from games import Board, Variant  # noqa: E402
 from games.ai import core  # noqa: E402
-from games.ai.tools.train import Player  # noqa: E402
+from games.ai.tools.training_data import Player  # noqa: E402
 
 THRESHOLDS = (2.0, 3.0, 4.0, 5.0, 6.0, 8.0)
 

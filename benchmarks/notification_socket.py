@@ -19,8 +19,7 @@ from pathlib import Path
 import websockets
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from livesite import Site  # noqa: E402
-from roundtrip import cpu_seconds, make_players, setup_django  # noqa: E402
+from livesite import Site, cpu_seconds, make_players, setup_django  # noqa: E402
 
 
 def rss_kib(pid):

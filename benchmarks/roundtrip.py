@@ -37,43 +37,17 @@ import json
 import multiprocessing
 import os
 import random
-import re
 import signal
 import statistics
 import subprocess
 import tempfile
 import time
-import urllib.parse
-import urllib.request
 from pathlib import Path
 
 import websockets
 
-from livesite import Site  # benchmarks/ is on sys.path when run as a script
-
-
-def setup_django(site):
-    """This process writes users and tables straight into the site's database."""
-    os.environ.update({key: site.env[key] for key in ("DATABASE_URL", "REDIS_URL", "VAR_DIR", "SECRET_KEY",
-                                                        "ALLOWED_HOSTS", "DEBUG", "SECURE_SSL_REDIRECT")})
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
-    import django
-
-    django.setup()
-
-
-def make_players(count):
-    from django.contrib.auth import get_user_model
-    from django.test import Client
-
-    users, sessions = [], []
-    for number in range(count):
-        user = get_user_model().objects.create_user(f"bench{number}-{os.getpid()}")
-        client = Client()
-        client.force_login(user)
-        users.append(user)
-        sessions.append(client.cookies["sessionid"].value)
-    return users, sessions
+from livesite import Site, cpu_by_part, make_players, resident_kb, setup_django  # benchmarks/ is on sys.path
+from page_clients import HTTP, Screen, connect, parse_state
 
 
 def new_table(host, guest, clock=None, public=False):
@@ -107,130 +81,6 @@ def waiting_table(host):
     return table.game.public_id
 
 
-class HTTP:
-    """A minimal keep-alive HTTP/1.1 client on asyncio streams (one per player)."""
-
-    def __init__(self, port, session):
-        self.port, self.session, self.csrf = port, session, ""
-        self.reader = self.writer = None
-
-    async def request(self, method, path, data=None, headers=()):
-        for attempt in (1, 2):
-            try:
-                return await self._request(method, path, data, headers)
-            except (ConnectionError, asyncio.IncompleteReadError):
-                self.close()
-                if attempt == 2:
-                    raise
-
-    async def _request(self, method, path, data, headers):
-        if self.writer is None:
-            self.reader, self.writer = await asyncio.open_connection("127.0.0.1", self.port)
-        body = urllib.parse.urlencode(data).encode() if data is not None else b""
-        cookie = f"sessionid={self.session}" + (f"; csrftoken={self.csrf}" if self.csrf else "")
-        lines = [f"{method} {path} HTTP/1.1", f"Host: 127.0.0.1:{self.port}", f"Cookie: {cookie}", *headers]
-        if data is not None:
-            lines += ["Content-Type: application/x-www-form-urlencoded", f"Content-Length: {len(body)}"]
-        self.writer.write(("\r\n".join(lines) + "\r\n\r\n").encode() + body)
-        await self.writer.drain()
-        status = int((await self.reader.readline()).split()[1])
-        length, chunked, close = None, False, False
-        while True:
-            line = (await self.reader.readline()).decode("latin-1").strip()
-            if not line:
-                break
-            name, _, value = line.partition(":")
-            name, value = name.lower(), value.strip()
-            if name == "content-length":
-                length = int(value)
-            elif name == "transfer-encoding" and "chunked" in value.lower():
-                chunked = True
-            elif name == "connection" and value.lower() == "close":
-                close = True
-            elif name == "set-cookie" and value.startswith("csrftoken="):
-                self.csrf = value.split(";", 1)[0].split("=", 1)[1]
-        if chunked:
-            parts = []
-            while True:
-                size = int((await self.reader.readline()).strip(), 16)
-                if size == 0:
-                    await self.reader.readline()
-                    break
-                parts.append(await self.reader.readexactly(size))
-                await self.reader.readline()
-            content = b"".join(parts)
-        elif length is not None:
-            content = await self.reader.readexactly(length)
-        else:
-            content = await self.reader.read()
-            close = True
-        if close:
-            self.close()
-        return status, content.decode()
-
-    def close(self):
-        if self.writer is not None:
-            self.writer.close()
-        self.reader = self.writer = None
-
-
-STATE = re.compile(r'<div id="game-state"[^>]*>')
-
-
-def parse_state(html):
-    """(ply, turn, status, legal squares) of a state fragment, or None."""
-    tag = STATE.search(html)
-    if tag is None:
-        return None
-    attributes = dict(re.findall(r'data-(turn|status|ply)="([^"]*)"', tag.group(0)))
-    legal = re.findall(r'class="cell[^"]*\blegal\b[^"]*" data-square="(\w+)"', html)
-    return int(attributes["ply"]), attributes["turn"], attributes["status"], legal
-
-
-PING = re.compile(r'id="clock-ping"[^>]*data-ping="(\w+)"')
-
-
-class Screen:
-    """A player's game websocket: the newest state and when each ply first arrived."""
-
-    def __init__(self):
-        self.state = None
-        self.arrived = {}
-        self.changed = asyncio.Event()
-
-    async def listen(self, socket, results):
-        try:
-            await self._listen(socket, results)
-        except websockets.exceptions.ConnectionClosedError:
-            pass
-        # The server (or a keep-alive time-out) closed it while the table played on.
-        results.closed.append(f"{socket.close_code} {socket.close_reason}".strip())
-
-    async def _listen(self, socket, results):
-        async for message in socket:
-            now = time.perf_counter()
-            if 'class="message error"' in message:  # a move sent over this socket was refused
-                results.failed += 1
-            ping = PING.search(message)
-            if ping:  # a player's page answers the clock's ping at once (static/js/clocks.js)
-                await socket.send(json.dumps({"pong": ping.group(1)}))
-            state = parse_state(message)
-            if state is None:
-                continue
-            self.arrived.setdefault(state[0], now)
-            if self.state is None or state[0] >= self.state[0]:
-                self.state = state
-            self.changed.set()
-
-    async def wait_for_ply(self, ply, timeout):
-        loop = asyncio.get_running_loop()
-        deadline = loop.time() + timeout
-        while self.state is None or self.state[0] < ply:
-            self.changed.clear()
-            await asyncio.wait_for(self.changed.wait(), max(0.01, deadline - loop.time()))
-        return min(t for p, t in self.arrived.items() if p >= ply)
-
-
 WATCHERS_OPENING = 10  # spectators' sockets opening at once, all tables together
 
 
@@ -244,21 +94,6 @@ class Results:
         self.late_watchers = 0  # spectators' sockets opened after the warm-up
         self.watchers_opening = asyncio.Semaphore(WATCHERS_OPENING)
         self.cpu = {}
-
-
-async def connect(url, origin, session, results, attempts=5):
-    """A page's websocket; like htmx's ws extension, try again when the handshake fails
-    (daphne drops a handshake its consumer did not accept within 5 s). No session: a visitor."""
-    headers = {"Cookie": f"sessionid={session}"} if session else {}
-    for attempt in range(attempts):
-        try:
-            return await websockets.connect(url, origin=origin, additional_headers=headers,
-                                            open_timeout=30, max_size=2 ** 22, ping_interval=None)
-        except (OSError, websockets.exceptions.InvalidHandshake, asyncio.TimeoutError):
-            if attempt == attempts - 1:
-                raise
-            results.reconnects += 1
-            await asyncio.sleep(0.5 * 2 ** attempt)
 
 
 async def play_table(site, number, pair, sessions, results, think, stop_at, rng, via, delay=0.0, clock=None,
@@ -344,43 +179,6 @@ async def play_table(site, number, pair, sessions, results, think, stop_at, rng,
                 await socket.close()
     for client in http.values():
         client.close()
-
-
-def cpu_seconds(group):
-    """User + system CPU time so far of every live process in a process group (each
-    server is started in its own session, so a worker's pool children count too)."""
-    total = 0
-    for stat in Path("/proc").glob("[0-9]*/stat"):
-        try:
-            fields = stat.read_text().rsplit(")", 1)[1].split()
-        except OSError:
-            continue
-        if int(fields[2]) == group:  # fields[2] is the process group
-            total += sum(int(value) for value in fields[11:15])
-    return total / os.sysconf("SC_CLK_TCK")
-
-
-def cpu_by_part(site):
-    """CPU seconds so far of the daphnes, the workers, the private Redis and this process."""
-    own = os.times()
-    return {"daphne": sum(cpu_seconds(process.pid) for process in site.daphnes),
-            "worker": sum(cpu_seconds(process.pid) for process in site.workers),
-            "redis": cpu_seconds(site.redis.process.pid) if site.redis else 0.0,
-            "clients": own.user + own.system}
-
-
-def resident_kb(processes):
-    """Resident memory of these processes and their children (kB)."""
-    total = 0
-    for status in Path("/proc").glob("[0-9]*/status"):
-        try:
-            text = status.read_text()
-            group = int(Path(status.parent, "stat").read_text().rsplit(")", 1)[1].split()[2])
-        except (OSError, IndexError):
-            continue
-        if group in {process.pid for process in processes}:
-            total += int(re.search(r"VmRSS:\s+(\d+)", text).group(1))
-    return total
 
 
 async def open_idle(urls, count, public_id, results):

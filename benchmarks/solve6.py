@@ -28,7 +28,7 @@ from games.ai.bitboard import tables_for  # noqa: E402
 from games.ai.endgame import EndgameSolver  # noqa: E402
 from games.ai.levels import BUDGET_SHARE, HARD_DEFAULT_TIME, choose_hard, evaluator  # noqa: E402
 from games.ai.search import Searcher, to_stones  # noqa: E402
-from games.ai.tools.train import read_positions  # noqa: E402
+from games.ai.tools.training_data import read_positions  # noqa: E402
 
 
 def main() -> int:

@@ -3,7 +3,7 @@
 
 Without a compiler (or in a bare ``python3`` on a fresh checkout) the
 extension is missing and everything runs on the Python modules, which stay the
-reference the core is tested against (``tests/ai/test_core.py``).
+reference the core is tested against (``tests/ai/test_core*.py``).
 ``GAMES_AI_ENGINE=python`` forces the Python engine (to compare the two);
 ``GAMES_AI_REQUIRE_CORE=1`` makes a missing core an error at import (CI).
 
@@ -88,7 +88,7 @@ def _core_for(geo: Tables, anti: bool):
 
 def native_evaluator(geo: Tables, anti: bool, evaluation: str = "learned"):
     """The compiled twin of ``levels.evaluator(geo, anti, evaluation)``, the
-    same values (``tests/ai/test_core.py``), carrying the midgame search
+    same values (``tests/ai/test_core_search.py``), carrying the midgame search
     (``Searcher(native=...)``); ``None`` without the core."""
     return None if _PYTHON_ONLY else _native_evaluator(geo, anti, evaluation)
 

@@ -74,7 +74,7 @@ def evaluator(geo: Tables, anti: bool, evaluation: str = "learned"):
 
 def _searcher(geo: Tables, anti: bool, evaluation: str, selective: bool = False) -> Searcher:
     """Normal's and Hard's search: in the compiled core when it is built (the
-    same values and moves at a fixed depth, tests/ai/test_core.py), else in Python.
+    same values and moves at a fixed depth, tests/ai/test_core_search.py), else in Python.
     ``selective`` (Hard on the compiled core): with the probability cut-offs
     calibrated for the board's learned evaluation, where there are some."""
     native = native_evaluator(geo, anti, evaluation)

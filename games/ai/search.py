@@ -13,7 +13,7 @@ modes (Easy, Normal), which therefore are deterministic.
 
 With ``native`` (``core.native_evaluator``, the compiled twin of the
 evaluation) ``root`` runs in the compiled core: at a fixed depth the same
-value and move as here (tests/ai/test_core.py), its table bounded (48 MiB).
+value and move as here (tests/ai/test_core_search.py), its table bounded (48 MiB).
 """
 
 from __future__ import annotations

@@ -11,11 +11,8 @@ stone, the index of the colour to move and a stack of snapshots, so ``pop``
 restores a position exactly.  The bit layout and the primitives are those of
 :mod:`games.rules.geometry`.
 
-Text format (``render`` / ``parse``): one line per row from the top, one
-character per square: ``X`` black, ``O`` white, ``R`` red, ``G`` green, ``N``
-the neutral stone, ``.`` empty, ``#`` removed (octagon cut or blocked).
-``render(coordinates=True)`` adds the column letters and row numbers;
-``parse`` accepts both forms and ignores spaces.
+The text form of a position (``render`` / ``parse``) is
+:mod:`games.rules.position_text`'s.
 """
 
 from __future__ import annotations
@@ -24,12 +21,10 @@ from dataclasses import dataclass, replace
 
 from .geometry import SYMMETRIES
 from .notation import NotationError, format_transcript, parse_transcript
+from .position_text import parse_stones, render_stones
 from .variant import COLOURS, Variant
 
-__all__ = ["Board", "IllegalMoveError", "Outcome", "STONE_CHARS"]
-
-#: colour -> character in the text format
-STONE_CHARS = {"black": "X", "white": "O", "red": "R", "green": "G", "neutral": "N"}
+__all__ = ["Board", "IllegalMoveError", "Outcome"]
 
 # kinds of the side to move's situation
 _PLACE, _OPENING, _PASS, _OVER = 0, 1, 2, 3
@@ -373,27 +368,8 @@ class Board:
         return {g.square_name(i): owner[i] for i in sorted(owner)}
 
     def render(self, coordinates: bool = False) -> str:
-        """The position as text (see the module docstring)."""
-        g = self.geometry
-        chars = {}
-        for colour, b in zip(self.colours, self._bits):
-            for i in g.indices(b):
-                chars[i] = STONE_CHARS[colour]
-        for i in g.indices(self._neutral):
-            chars[i] = "N"
-        lines = []
-        if coordinates:
-            lines.append("   " + " ".join("abcdefghij"[: g.width]))
-        for r in range(g.height):
-            row = []
-            for c in range(g.width):
-                i = g.cell_index(c, r)
-                row.append("#" if g.removed >> i & 1 else chars.get(i, "."))
-            if coordinates:
-                lines.append(f"{r + 1:>2} " + " ".join(row))
-            else:
-                lines.append("".join(row))
-        return "\n".join(lines)
+        """The position as text (games.rules.position_text)."""
+        return render_stones(self.geometry, self.colours, self._bits, self._neutral, coordinates)
 
     def __str__(self) -> str:
         return self.render(coordinates=True)
@@ -406,45 +382,10 @@ class Board:
         """A board holding the position ``text`` (as written by ``render``)
         with ``turn`` to move and no history.  ValueError on a malformed text."""
         board = cls(variant)
-        g = board.geometry
-        rows = []
-        header = "abcdefghij"[: g.width]
-        for line in text.splitlines():
-            line = "".join(line.split())
-            if line and line != header:
-                rows.append(line.lstrip("0123456789"))
-        if len(rows) != g.height:
-            raise ValueError(f"expected {g.height} rows for the {g.board} board, got {len(rows)}")
-        colour_of = {v: k for k, v in STONE_CHARS.items()}
-        allowed = {STONE_CHARS[c] for c in board.colours}
-        if board.variant.players == 3:
-            allowed.add("N")
-        bits = [0] * len(board.colours)
-        neutral = 0
-        for r, row in enumerate(rows):
-            if len(row) != g.width:
-                raise ValueError(f"row {r + 1} has {len(row)} squares, expected {g.width}")
-            for c, ch in enumerate(row.upper()):
-                i = g.cell_index(c, r)
-                name = g.square_name(i)
-                removed = bool(g.removed >> i & 1)
-                if ch == "#":
-                    if not removed:
-                        raise ValueError(f"{name} is not a removed square in this variant")
-                    continue
-                if removed:
-                    raise ValueError(f"{name} is removed in this variant; write '#'")
-                if ch == ".":
-                    continue
-                if ch not in allowed:
-                    raise ValueError(f"unexpected {ch!r} at {name}")
-                if ch == "N":
-                    neutral |= 1 << i
-                else:
-                    bits[board.colours.index(colour_of[ch])] |= 1 << i
+        bits, neutral = parse_stones(text, board.geometry, board.colours, board.variant.players)
         if turn not in board.colours:
             raise ValueError(f"turn must be one of {', '.join(board.colours)}, not {turn!r}")
-        board._bits = tuple(bits)
+        board._bits = bits
         board._neutral = neutral
         board._turn = board.colours.index(turn)
         return board

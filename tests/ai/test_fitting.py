@@ -9,7 +9,8 @@ import pytest
 from games import Board
 from games.ai.bitboard import tables
 from games.ai.tools.fitting import feature_function, fit_phase, self_play
-from games.ai.multiplayer import FEATURES, FITTED, MultiSearch, fitted_weights
+from games.ai.multiplayer import MultiSearch
+from games.ai.multiplayer_evaluation import FEATURES, FITTED, fitted_weights
 
 from .conftest import make_variant
 

@@ -171,7 +171,7 @@ def test_hand_made_evaluation_can_still_be_asked_for():
 @pytest.mark.parametrize("board", BOARDS)
 def test_normal_and_hard_use_the_shipped_weights(board, anti):
     """Every board, normal and Anti, ships weights (two players; three and four
-    players have their own evaluation, games/ai/multiplayer.py)."""
+    players have their own evaluation, games/ai/multiplayer_evaluation.py)."""
     geo = get_geometry(board)
     shipped = learned_evaluator(geo, anti)
     assert shipped is not None

@@ -1,7 +1,7 @@
 """The probability cut-offs of Hard's midgame search (games/ai/probcut.py), on
 the pure-Python search: what the table holds, that cut-offs which can never
 fire leave the full-width search as it was, and that calibrated ones save
-nodes.  tests/ai/test_core.py checks that the compiled search makes the same
+nodes.  tests/ai/test_core_search.py checks that the compiled search makes the same
 cuts."""
 
 import pytest

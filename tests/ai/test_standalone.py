@@ -21,12 +21,13 @@ def bare_import(modules: str) -> None:
 
 def test_rules_import_without_django():
     bare_import("games, games.rules, games.rules.board, games.rules.geometry, games.rules.notation, "
-                "games.rules.perft, games.rules.variant, games.__main__")
+                "games.rules.perft, games.rules.position_text, games.rules.variant, games.__main__")
 
 
 def test_ai_import_without_django():
-    bare_import("games.ai, games.ai.tools.match, games.ai.tools.cli, games.ai.multiplayer, games.ai.tools.fitting, "
-                "games.ai.patterns, games.ai.learned, games.ai.tools.train")
+    bare_import("games.ai, games.ai.tools.match, games.ai.tools.cli, games.ai.multiplayer, "
+                "games.ai.multiplayer_evaluation, games.ai.tools.fitting, games.ai.patterns, games.ai.learned, "
+                "games.ai.tools.train, games.ai.tools.training_data, games.ai.tools.pattern_fit")
 
 
 def test_site_runtime_imports_no_offline_tool():
@@ -34,7 +35,7 @@ def test_site_runtime_imports_no_offline_tool():
     (games.ai.tools: command line, matches, training) unloaded."""
     code = (
         "import sys; sys.path.insert(0, %r); "
-        "import games.ai, games.ai.levels, games.ai.multiplayer, games.ai.learned; "
+        "import games.ai, games.ai.levels, games.ai.multiplayer, games.ai.multiplayer_evaluation, games.ai.learned; "
         "bad = [m for m in sys.modules if m.startswith('games.ai.tools')]; "
         "assert not bad, bad" % str(ROOT)
     )

@@ -8,7 +8,8 @@ import pytest
 from games.ai.bitboard import tables_for
 from games.ai.endgame import EndgameSolver
 from games.ai.learned import read_weights, evaluator_from
-from games.ai.tools.train import main, read_positions, selfplay_chunk
+from games.ai.tools.train import main
+from games.ai.tools.training_data import read_positions, selfplay_chunk
 from games.rules.geometry import get_geometry
 
 
@@ -65,7 +66,7 @@ def test_the_learned_player_plays_its_own_games_the_same_on_both_engines(tmp_pat
 def test_bootstrap_labels_are_the_same_searched_in_c(tmp_path):
     from games.ai import core
     from games.ai.learned import shipped_stages
-    from games.ai.tools.train import _label_chunk
+    from games.ai.tools.pattern_fit import _label_chunk
 
     if not core.available():
         pytest.skip("the compiled core is not built")

@@ -3,7 +3,7 @@
     python -m games.ai.tools.calibrate --board 8x8 [--anti] --positions 600 --max-depth 10 --jobs 2
 
 Positions from the training's self-play (random opening moves, then a softmax
-over 2-ply values: ``train.Player``), each searched by the compiled search at
+over 2-ply values: ``training_data.Player``), each searched by the compiled search at
 every depth from 0 (the evaluation) to ``--max-depth`` plies, without
 cut-offs.  For each depth ``d`` from ``probcut.MIN_DEPTH`` and its shallow
 depth ``s = probcut.shallow_depth(d)``, the deep value ``v_d`` against the
@@ -24,7 +24,7 @@ from .. import core
 from ..bitboard import tables_for
 from ..probcut import MIN_DEPTH, shallow_depth
 from ..search import WIN, Searcher
-from .train import Player, _start, play
+from .training_data import Player, _start, play
 
 BUCKET = 4  # empties per bucket of the fit
 

@@ -8,7 +8,7 @@ model: in a position, player ``i`` wins with a probability proportional to
 ``exp(w · f_i)``, where ``f_i`` are player ``i``'s features and ``w`` the
 weights of the game's phase.  That is exactly the shape of the evaluation
 (each player's score, the root player's margin over the best other), so the
-fitted ``w`` (scaled by ``SCALE``) go straight into ``multiplayer.FITTED``,
+fitted ``w`` (scaled by ``SCALE``) go straight into ``multiplayer_evaluation.FITTED``,
 which Hard uses at the end of its search (its predictions of the others'
 answers keep the hand-made weights: with the fitted ones there too it played
 worse).  Plain standard library: Newton's method on a few weights per phase;
@@ -26,14 +26,15 @@ from games import Board, Variant
 
 from ..bitboard import tables
 from ..evaluation import stable_counter
-from ..multiplayer import FEATURES, PHASES, choose
+from ..multiplayer import choose
+from ..multiplayer_evaluation import FEATURES, PHASES
 
 SCALE = 1000  # one unit of log-odds = 1000 points of evaluation
 
 
 def feature_function(geo):
     """``features(bits, neutral) -> (phase, [features of each player])``; the
-    features are ``multiplayer.FEATURES`` in that order."""
+    features are ``multiplayer_evaluation.FEATURES`` in that order."""
     total = max(1, len(geo.squares))
     stable_count = stable_counter(geo)
     corner_x = [(1 << c, geo.neighbours[c] & geo.x_squares) for c in geo.squares if geo.corners >> c & 1]
