@@ -9,7 +9,6 @@ someone else nor into another table or room. The socket is Origin-checked
 (config.asgi), which is what CSRF is for the form that posts the same message
 without JavaScript (chat.views.send).
 """
-import json
 import logging
 from importlib import import_module
 from types import SimpleNamespace
@@ -28,6 +27,7 @@ from chat.models import Message
 from games import broadcast
 from games.access import GUEST_TOKEN_KEY, Viewer
 from games.consumers import WithoutDatabaseHop
+from infra.frames import read_frame
 from infra.outages import UNREACHABLE
 from infra.write_waits import WritesBusy
 from lobby.access import can_view
@@ -41,13 +41,8 @@ SessionStore = import_module(settings.SESSION_ENGINE).SessionStore
 
 def parse_chat(text):
     """{"text": ...} or {"phrase": ...} from a page's frame, or None for anything else."""
-    if not text or len(text) > 4000:
-        return None
-    try:
-        frame = json.loads(text)
-    except (ValueError, RecursionError):
-        return None
-    if not isinstance(frame, dict):
+    frame = read_frame(text, 4000)
+    if frame is None:
         return None
     if isinstance(frame.get("chat_phrase"), str):
         return {"phrase": frame["chat_phrase"]}

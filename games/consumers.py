@@ -9,7 +9,6 @@ seat is authorised as for a form post, from the session as it is now. Pages with
 JavaScript, or whose socket is down, post the same move over HTTP.
 """
 import asyncio
-import json
 import logging
 import secrets
 import time
@@ -32,7 +31,7 @@ from games.fanout import game_fanout
 from games.models import Game
 from games.responses import busy_message, page_ply, state_and_message
 from games.thinking import Asker
-from infra.frames import write_frame
+from infra.frames import read_frame, write_frame
 from infra.outages import UNREACHABLE
 from infra.presence import presence
 from infra.write_waits import WritesBusy
@@ -44,13 +43,8 @@ SessionStore = import_module(settings.SESSION_ENGINE).SessionStore
 
 def parse_move(text):
     """(square, ply as sent) from a page's frame, or None for anything that is no move."""
-    if not text or len(text) > 200:
-        return None
-    try:
-        frame = json.loads(text)
-    except (ValueError, RecursionError):
-        return None
-    if not isinstance(frame, dict) or not isinstance(frame.get("move"), str):
+    frame = read_frame(text, 200)
+    if frame is None or not isinstance(frame.get("move"), str):
         return None
     ply = frame.get("ply")
     return frame["move"][:8], str(ply) if type(ply) is int else ply
@@ -67,13 +61,8 @@ ACTIONS = {"resign": endings.resign, "offer_draw": endings.offer_draw,
 
 def parse_action(text):
     """The name of an action in ACTIONS a page's frame asks for, or None."""
-    if not text or len(text) > 200:
-        return None
-    try:
-        frame = json.loads(text)
-    except (ValueError, RecursionError):
-        return None
-    action = frame.get("action") if isinstance(frame, dict) else None
+    frame = read_frame(text, 200)
+    action = frame.get("action") if frame is not None else None
     return action if isinstance(action, str) and action in ACTIONS else None
 
 
@@ -83,13 +72,8 @@ PING_EVERY = 15
 
 def parse_pong(text):
     """The token of a page's {"pong": token}, or None."""
-    if not text or len(text) > 100 or '"pong"' not in text:
-        return None
-    try:
-        frame = json.loads(text)
-    except (ValueError, RecursionError):
-        return None
-    token = frame.get("pong") if isinstance(frame, dict) else None
+    frame = read_frame(text, 100) if text and '"pong"' in text else None
+    token = frame.get("pong") if frame is not None else None
     return token if isinstance(token, str) else None
 
 

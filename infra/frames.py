@@ -8,6 +8,7 @@ consecutive pages sent the same text) and sent on the page's socket at once
 (benchmarks/README.md, "Spectators"). Anywhere else (a socket still in its handshake,
 a test's communicator, another server) the page is sent to as usual.
 """
+import json
 from functools import partial
 
 _last = (None, None)  # (text, autobahn's prepared frame of it); only the event loop's thread uses it
@@ -78,3 +79,15 @@ def send_now(transport, data):
         sent = 0
     if sent < len(data):
         transport.write(data[sent:])
+
+
+def read_frame(text, limit):
+    """A page's frame as a JSON object (a dict), or None for anything else: empty, over
+    `limit` characters, not JSON, nested past Python's limit, or not an object."""
+    if not text or len(text) > limit:
+        return None
+    try:
+        frame = json.loads(text)
+    except (ValueError, RecursionError):
+        return None
+    return frame if isinstance(frame, dict) else None

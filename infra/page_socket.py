@@ -17,7 +17,6 @@ viewer (a private game, a table code that is no table) closes the whole socket w
 code, as the page has nothing more to show live. Reconnecting, the page gets every
 stream's current state again, each stream's connect sending it. Imports no app.
 """
-import json
 import logging
 import re
 from dataclasses import dataclass
@@ -25,6 +24,8 @@ from urllib.parse import parse_qs
 
 from channels.consumer import get_handler_name
 from channels.generic.websocket import AsyncWebsocketConsumer
+
+from infra.frames import read_frame
 
 log = logging.getLogger(__name__)
 
@@ -124,13 +125,8 @@ class PageSocket(AsyncWebsocketConsumer):
 
     def taker(self, text):
         """The stream a page's frame is for, by its keys; None for anything else."""
-        if not text or len(text) > MAX_FRAME:
-            return None
-        try:
-            frame = json.loads(text)
-        except (ValueError, RecursionError):
-            return None
-        if not isinstance(frame, dict):
+        frame = read_frame(text, MAX_FRAME)
+        if frame is None:
             return None
         return next((c for c in self.opened if any(key in frame for key in c.takes)), None)
 
