@@ -1,6 +1,6 @@
 """Telling pages: a table's pages re-render their seats, and the lobby's pages get
-what changed (/ws/lobby/): the changed tables' rows, each drawn once per language by
-the process that made the change, and the counts.
+what changed (the page socket's lobby stream, /ws/page/?lobby=1): the changed tables'
+rows, each drawn once per language by the process that made the change, and the counts.
 
 Every lobby change carries a version from one counter in Redis (INCR), shared by every
 process of every host: a lobby page applies the changes in order, and one that missed

@@ -89,7 +89,7 @@ async def test_a_push_is_drawn_here_once_per_language_not_where_the_move_was_mad
     game = await sync_to_async(Game.objects.get)(pk=table.game_id)
     pages = []
     for language in ("en", "en", "de", "de"):
-        page, connected, _code = await connect(f"/ws/games/{game.public_id}/?lang={language}", ORIGIN)
+        page, connected, _code = await connect(f"/ws/page/?game={game.public_id}&lang={language}", ORIGIN)
         assert connected and 'data-ply="0"' in await page.receive_from(timeout=5)
         pages.append(page)
     square = (await sync_to_async(game.board)()).legal_moves[0]

@@ -40,7 +40,7 @@ def test_a_move_reaches_a_watcher_and_a_program_reads_the_state_after_it(live_si
     square = legal_square(page)
 
     async def story():
-        url = live_site.url.replace("http://", "ws://") + f"/ws/games/{game.public_id}/?lang=de"
+        url = live_site.url.replace("http://", "ws://") + f"/ws/page/?game={game.public_id}&lang=de"
         async with websockets.connect(url, origin=live_site.url) as watcher:
             await state_at(watcher, 0)
             status, answer = await asyncio.to_thread(mover.request, f"/tables/{table.code}/move/",
@@ -67,7 +67,7 @@ def test_a_program_reads_many_events_and_a_page_is_drawn_the_published_ones(live
     assert read_events(live_site, game, old + 299) == numbered[299:]
 
     async def story():
-        url = live_site.url.replace("http://", "ws://") + f"/ws/games/{game.public_id}/"
+        url = live_site.url.replace("http://", "ws://") + f"/ws/page/?game={game.public_id}"
         async with websockets.connect(url, origin=live_site.url) as watcher:
             first = await asyncio.wait_for(watcher.recv(), timeout=10)
             assert f'data-version="{game.version}"' in first
