@@ -4,7 +4,7 @@ alone (a colour's last own move, whether a game may still be aborted) are
 games.turn.record's, named here too for the Django side."""
 from django.utils.translation import gettext as _
 
-from games import Board
+from games import Board, IllegalMoveError
 from games.models import Game, Move
 from games.turn.record import abortable, last_own_move  # noqa: F401 (the pure rules, re-exported)
 from infra.lru import LRU
@@ -33,13 +33,17 @@ class GameRecord:
         if (version, ply) == (game.version, game.ply):
             self.moves, self.board = list(moves), board.copy()
             return
-        self.moves = list(game.moves.order_by("ply"))
+        # Up to the game's ply: a move committed after the game row was read is not this version's.
+        self.moves = list(game.moves.filter(ply__lte=game.ply).order_by("ply"))
         self.board = Board(game.variant_obj)
         for move in self.moves:
             self.board.push(move.square)
 
     def keep(self):
-        """Remember the moves and position of the game's current version (once committed)."""
+        """Remember the moves and position of the game's current version (once committed).
+        Moves read across a takeback (fewer than the game's ply) are not kept."""
+        if len(self.moves) != self.game.ply:
+            return
         self._kept.put(self.game.public_id, (self.game.version, self.game.ply, tuple(self.moves), self.board.copy()))
 
     @classmethod
@@ -61,9 +65,13 @@ class GameRecord:
             if event["type"] == "move":
                 if event["ply"] != ply + 1:
                     return
+                try:
+                    board.push(event["square"])
+                except IllegalMoveError:  # what was kept is not that version's: read the moves again
+                    cls._kept.put(public_id, (None, None, None, None))
+                    return
                 moves.append(Move(game_id=game_id, ply=event["ply"], colour=event["colour"], square=event["square"],
                                   flips=list(event["flips"]), made_by=event["made_by"]))
-                board.push(event["square"])
                 ply += 1
             version += 1
         cls._kept.put(public_id, (version, ply, tuple(moves), board))

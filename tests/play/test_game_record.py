@@ -4,9 +4,9 @@ for a game whose moves changed."""
 import pytest
 
 from games.drawing import render_state
-from games.models import Game, Move
+from games.models import Game, GameEvent, Move
 from games.record import GameRecord
-from games.services import play_move
+from games.services import computer_move, play_move
 from infra.lru import LRU
 from tests.play.test_moves import new_game, visitor
 
@@ -50,3 +50,25 @@ def test_the_next_move_reads_no_moves_when_the_last_one_was_made_here(django_cap
     moves_read = [q["sql"] for q in queries if q["sql"].startswith("SELECT") and '"games_move"' in q["sql"]]
     assert moves_read == []
     assert Game.objects.get(pk=game.pk).ply == 2
+
+
+def test_a_game_read_just_before_a_move_keeps_that_version_and_the_move_s_push_follows_on(
+        django_capture_on_commit_callbacks):
+    """A daphne draws a push by reading the game row, then its moves: a move committed
+    in between must not be kept as that version's, or the next push would play it again."""
+    game = new_game()
+    with django_capture_on_commit_callbacks(execute=True):
+        game = play_move(game, "d3", expected_ply=0, viewer=visitor)
+    read_before = Game.objects.prefetch_related("seats").get(pk=game.pk)  # this daphne's read of the game row
+    GameRecord._kept.put(game.public_id, (None, None, None, None))  # nothing kept here yet
+    with django_capture_on_commit_callbacks(execute=False):  # the computer's answer, elsewhere
+        answered = computer_move(game.pk, game.ply)
+    GameRecord._kept.put(game.public_id, (None, None, None, None))
+    record = GameRecord(read_before)  # ... and then its moves, one more than its ply
+    assert len(record.moves) == read_before.ply and record.board == read_before.board(upto=read_before.ply)
+    record.keep()
+    pushed = list(GameEvent.objects.filter(game=game, version__gt=read_before.version).order_by("version"))
+    GameRecord.follow(game.pk, game.public_id, [{"v": e.version, "type": e.type, **e.data} for e in pushed])
+    followed = GameRecord(Game.objects.prefetch_related("seats").get(pk=game.pk))
+    assert [m.square for m in followed.moves] == [m.square for m in answered.moves.order_by("ply")]
+    assert followed.board == answered.board()
