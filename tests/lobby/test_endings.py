@@ -416,17 +416,12 @@ def test_the_player_to_move_gone_long_enough_loses_by_claim(alice, bob, carol, s
 
 def test_a_claim_reads_the_absence_of_the_player_to_move_now_not_of_the_page_s_copy(alice, bob, settings):
     import time
-    from games.gone import gone_for
-    settings.PLAYER_GONE_SECONDS = 0.2
+    from games.gone import seat_place
+    from tests.presence_marks import left_at
     table = rated_table(alice, bob)
     page_copy = fresh(table.game)  # a socket's game, read while Black (Alice) was to move
     move(table.game, alice)  # White (Bob) to move
-    here(page_copy, "white", "bob-tab")
-    gone(page_copy, "white", "bob-tab")
-    deadline = time.monotonic() + 5
-    while gone_for(page_copy.public_id, "white") <= settings.PLAYER_GONE_SECONDS:
-        assert time.monotonic() < deadline
-        time.sleep(0.05)
+    left_at(seat_place(page_copy.public_id, "white"), time.time() - settings.PLAYER_GONE_SECONDS - 5)
     game = fresh(endings.claim_win(page_copy, Viewer(user=alice)))
     assert (game.ending, game.winner) == ("claimed", "black")
 

@@ -144,10 +144,9 @@ def test_an_abandoned_waiting_table_leaves_open_lobby_pages(live_site, browser):
 
     from django.utils import timezone
 
-    import time
-
     from infra.presence import presence
     from lobby import host_presence, tasks
+    from tests.lobby.test_correspondence import eventually
     from tests.presence_marks import left_at
     from lobby.models import Table
 
@@ -165,10 +164,8 @@ def test_an_abandoned_waiting_table_leaves_open_lobby_pages(live_site, browser):
 
     host.context.close()  # the host closed the browser; SEEN_FOR later the mark is gone
     place = host_presence.host_place(table.pk)
-    deadline = time.monotonic() + 15  # daphne notes the socket's leaving (and when) first
-    while presence.count(place):
-        assert time.monotonic() < deadline, "the host's page never left"
-        time.sleep(0.05)
+    # daphne notes the socket's leaving (and when) first: the sentinel is its mark gone
+    assert eventually(lambda: not presence.count(place), seconds=15), "the host's page never left"
     left_at(place, None)
     in_thread(tasks.refresh_lobby.delay)  # what beat sends every minute, run by the live worker
     expect(row).to_have_count(0)
